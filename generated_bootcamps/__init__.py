@@ -1,0 +1,32 @@
+"""The shipped bootcamp library: registry API for trainers.
+
+    from generated_bootcamps import list_bootcamps, load_bootcamp
+    Game24 = load_bootcamp("game24")
+    bc = Game24.from_level("medium", seed=1)
+    case = bc.case_generator()
+
+Only accepted bootcamps are listed and loadable; each module's sha256 is checked against the
+manifest before import.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from synth.bootcamp import BaseBootcamp
+from synth.library import Library
+
+LIBRARY_DIR = Path(__file__).resolve().parent
+_LIBRARY = Library(LIBRARY_DIR)
+
+__all__ = ["LIBRARY_DIR", "list_bootcamps", "load_bootcamp"]
+
+
+def list_bootcamps() -> list[str]:
+    """Names of the accepted bootcamps in this library, sorted."""
+    return _LIBRARY.list_bootcamps()
+
+
+def load_bootcamp(name: str) -> type[BaseBootcamp]:
+    """The bootcamp class registered under ``name`` (hash-checked)."""
+    return _LIBRARY.load_bootcamp(name)

@@ -1,0 +1,28 @@
+"""The `synth` command line: wiring only; each command lives in synth/commands/."""
+
+from __future__ import annotations
+
+import typer
+
+from synth.commands import export as export_cmd
+from synth.commands import library as library_cmd
+
+app = typer.Typer(
+    name="synth",
+    help="Synthesise, gate and grow a library of verifiable reasoning bootcamps.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(library_cmd.app, name="library", help="List, show and add bootcamps of a library.")
+app.command("export", help="Write seeded, split-disjoint training data (verl rows).")(
+    export_cmd.export_command
+)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

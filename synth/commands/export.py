@@ -1,0 +1,94 @@
+"""`synth export`: training data from a library."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from pydantic import ValidationError
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from synth.export import ExportConfig, export
+from synth.library import LibraryError
+
+err = Console(stderr=True)
+
+
+def export_command(
+    out: Annotated[Path, typer.Option("--out", help="Output folder for train/test files.")],
+    library: Annotated[Path | None, typer.Option(help="Library folder (default: shipped).")] = None,
+    per_bootcamp: Annotated[int, typer.Option(help="Train rows per bootcamp.")] = 200,
+    test_per_bootcamp: Annotated[int, typer.Option(help="Test rows per bootcamp.")] = 50,
+    level: Annotated[str | None, typer.Option(help="Only this level (default: cycle levels).")] = None,
+    seed: Annotated[int, typer.Option(help="Export seed; same seed, same bytes.")] = 0,
+    fmt: Annotated[str, typer.Option("--format", help="jsonl | parquet")] = "jsonl",
+    workers: Annotated[int, typer.Option(help="Worker processes.")] = min(4, os.cpu_count() or 1),
+    bootcamp: Annotated[
+        list[str] | None, typer.Option("--bootcamp", help="Only these bootcamps (repeatable).")
+    ] = None,
+) -> None:
+    try:
+        cfg = ExportConfig(
+            out=out,
+            library=library,
+            per_bootcamp=per_bootcamp,
+            test_per_bootcamp=test_per_bootcamp,
+            level=level,
+            seed=seed,
+            format=fmt,  # type: ignore[arg-type]
+            workers=workers,
+            bootcamps=bootcamp or None,
+        )
+    except ValidationError as exc:
+        err.print(f"[bold red]error:[/] invalid option: {exc.errors()[0]['msg']} ({exc.errors()[0]['loc']})")
+        raise typer.Exit(2) from exc
+
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=False,
+    ) as bar:
+
+        def progress(label: str, total: int) -> Callable[[int], None]:
+            task = bar.add_task(f"{label:>5}", total=total)
+            return lambda n: bar.advance(task, n)
+
+        try:
+            summary = export(cfg, progress)
+        except (LibraryError, KeyError, ValueError) as exc:
+            err.print(f"[bold red]error:[/] {exc}")
+            raise typer.Exit(2) from exc
+
+    table = Table(title=f"export to {out}")
+    for col in ("bootcamp", "train", "test", "generated", "dup in split", "dup across", "short"):
+        table.add_column(col, justify="right" if col != "bootcamp" else "left")
+    for name, s in summary.per_bootcamp.items():
+        table.add_row(
+            name,
+            str(s.train),
+            str(s.test),
+            str(s.generated),
+            str(s.dup_within_split),
+            str(s.dup_across_splits),
+            str(s.short_by),
+        )
+    err.print(table)
+    err.print(
+        f"wrote {summary.rows['train']} train and {summary.rows['test']} test rows "
+        f"({summary.duplicates_dropped} duplicate prompts dropped) in {summary.elapsed_s:.2f}s "
+        f"with {summary.workers} worker(s): {', '.join(summary.files)}"
+    )
+    short = {n: s.short_by for n, s in summary.per_bootcamp.items() if s.short_by}
+    if short:
+        err.print(
+            f"[yellow]warning:[/] too few distinct prompts for: "
+            + ", ".join(f"{n} (short by {k})" for n, k in short.items())
+        )

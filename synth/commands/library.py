@@ -1,0 +1,176 @@
+"""`synth library ...`: list, show and add bootcamps of a library folder."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.panel import Panel
+from rich.syntax import Syntax
+from rich.table import Table
+
+from synth.library import Library, LibraryError
+
+app = typer.Typer(no_args_is_help=True)
+out = Console()
+err = Console(stderr=True)
+
+LibraryOpt = Annotated[
+    Path | None,
+    typer.Option("--library", help="Library folder (default: the shipped generated_bootcamps/)."),
+]
+
+
+def open_library(path: Path | None) -> Library:
+    return Library(path) if path is not None else Library()
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    return typer.Exit(code)
+
+
+@app.command("list")
+def list_command(
+    library: LibraryOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON record per line.")] = False,
+    status: Annotated[
+        str, typer.Option(help="accepted | pending-review | rejected-in-review | all")
+    ] = "accepted",
+) -> None:
+    """List the bootcamps of a library."""
+    lib = open_library(library)
+    statuses = None if status == "all" else {status}
+    try:
+        records = lib.records(statuses)
+    except LibraryError as exc:
+        raise fail(str(exc)) from exc
+    if as_json:
+        for rec in records:
+            typer.echo(json.dumps(rec.model_dump(mode="json"), ensure_ascii=False))
+        return
+    table = Table(title=f"{len(records)} bootcamp(s) in {lib.root}")
+    for col in ("name", "source", "task", "origin", "status", "levels", "pass rate", "K"):
+        table.add_column(col)
+    for rec in records:
+        table.add_row(
+            rec.name,
+            rec.source,
+            rec.task_id,
+            rec.origin,
+            rec.status,
+            ",".join(rec.levels),
+            "-" if rec.pass_rate is None else f"{rec.pass_rate:.2f}",
+            "-" if rec.samples is None else str(rec.samples),
+        )
+    out.print(table)
+
+
+@app.command("show")
+def show_command(
+    name: str,
+    library: LibraryOpt = None,
+    level: Annotated[str | None, typer.Option(help="Level of the sample case.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the sample case.")] = 0,
+) -> None:
+    """Show a bootcamp: its record, code, a sample case, its prompt and reference answer."""
+    lib = open_library(library)
+    try:
+        rec = lib.record(name)
+        code = lib.code(name)
+        cls = lib.load_bootcamp(name, include_unlisted=True)
+    except LibraryError as exc:
+        raise fail(str(exc)) from exc
+    meta = Table.grid(padding=(0, 2))
+    for key, value in rec.model_dump().items():
+        if value not in (None, {}, []):
+            meta.add_row(f"[bold]{key}[/]", str(value))
+    out.print(Panel(meta, title=f"{rec.name} ({rec.class_name})"))
+    out.print(Syntax(code, "python", line_numbers=True, word_wrap=True))
+    levels = list(cls.LEVELS)
+    lvl = level or (levels[0] if levels else None)
+    if lvl is not None and lvl not in cls.LEVELS:
+        raise fail(f"{name} has no level {lvl!r}; levels: {', '.join(levels)}")
+    bc = cls.from_level(lvl, seed=seed) if lvl else cls(seed=seed)
+    case = bc.case_generator()
+    out.print(
+        Panel(json.dumps(case, indent=1, ensure_ascii=False)[:4000], title=f"case (level={lvl}, seed={seed})")
+    )
+    out.print(Panel(cls.prompt_func(case), title="prompt"))
+    out.print(Panel(cls.reference_answer(case), title="reference answer"))
+
+
+def find_bootcamp_class(code: str) -> str:
+    """Name of the single class in ``code`` that subclasses BaseBootcamp (by AST, no import)."""
+    tree = ast.parse(code)
+    names = [
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.ClassDef)
+        and any(
+            (isinstance(b, ast.Name) and b.id == "BaseBootcamp")
+            or (isinstance(b, ast.Attribute) and b.attr == "BaseBootcamp")
+            for b in node.bases
+        )
+    ]
+    if len(names) != 1:
+        raise LibraryError(f"expected exactly one BaseBootcamp subclass, found {len(names)}")
+    return names[0]
+
+
+def declared_levels(code: str, class_name: str) -> list[str]:
+    """Level names of a literal ``LEVELS = {...}`` in the class body (by AST, no import)."""
+    for node in ast.parse(code).body:
+        if isinstance(node, ast.ClassDef) and node.name == class_name:
+            for stmt in node.body:
+                target = stmt.target if isinstance(stmt, ast.AnnAssign) else None
+                if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                    target = stmt.targets[0]
+                if isinstance(target, ast.Name) and target.id == "LEVELS" and stmt.value:
+                    try:
+                        value = ast.literal_eval(stmt.value)
+                    except ValueError:
+                        return []
+                    return [str(k) for k in value] if isinstance(value, dict) else []
+    return []
+
+
+@app.command("add")
+def add_command(
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, readable=True)],
+    library: LibraryOpt = None,
+    name: Annotated[str | None, typer.Option(help="Bootcamp name (default: file stem).")] = None,
+    source: Annotated[str, typer.Option(help="Source folder in the library.")] = "handwritten",
+    task_id: Annotated[str | None, typer.Option(help="Task id (default: <source>/<name>).")] = None,
+    title: Annotated[str, typer.Option(help="Human title.")] = "",
+    reference: Annotated[
+        Path | None, typer.Option(help="Reference program (oracle) for the task.")
+    ] = None,
+    replace: Annotated[bool, typer.Option(help="Replace an existing bootcamp of that name.")] = False,
+) -> None:
+    """Add a hand-written bootcamp module to a library (origin: handwritten)."""
+    lib = open_library(library)
+    code = file.read_text(encoding="utf-8")
+    bname = name or file.stem
+    try:
+        cls_name = find_bootcamp_class(code)
+        rec = lib.commit(
+            name=bname,
+            code=code,
+            class_name=cls_name,
+            source=source,
+            task_id=task_id or f"{source}/{bname}",
+            title=title,
+            origin="handwritten",
+            reference_code=reference.read_text(encoding="utf-8") if reference else None,
+            replace=replace,
+            levels=declared_levels(code, cls_name),
+        )
+        lib.load_bootcamp(bname)  # it must import and be the class the manifest names
+    except (LibraryError, SyntaxError, ValueError) as exc:
+        raise fail(str(exc)) from exc
+    out.print(f"added [bold]{rec.name}[/] ({rec.class_name}) to {lib.root} as {rec.module_path}")

@@ -1,0 +1,359 @@
+"""The bootcamp library: a folder of bootcamp modules plus a validated manifest.
+
+Layout of a library folder::
+
+    <library>/manifest.json           {"version": 1, "bootcamps": [BootcampRecord, ...]}
+    <library>/<source>/<name>.py      one BaseBootcamp subclass per module
+    <library>/<source>/reference/<name>.py   optional reference program (oracle)
+
+Writes are atomic (temporary file + ``os.replace``) and the manifest is only ever rewritten under
+an exclusive file lock, so concurrent committers never lose a record. Loading checks the module's
+sha256 against the manifest, so an edited or swapped file is refused rather than trusted.
+
+This is the only module of ``synth`` that imports bootcamp code from a library folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import re
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from types import ModuleType
+from typing import Literal
+
+from filelock import FileLock
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from synth.bootcamp import BaseBootcamp
+
+MANIFEST_NAME = "manifest.json"
+MANIFEST_VERSION = 1
+DEFAULT_LIBRARY = Path(__file__).resolve().parent.parent / "generated_bootcamps"
+
+NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
+SOURCE_RE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
+
+Origin = Literal["generated", "handwritten"]
+Status = Literal["accepted", "pending-review", "rejected-in-review"]
+LIVE_STATUSES: frozenset[str] = frozenset({"accepted"})
+
+
+class LibraryError(Exception):
+    """A library operation was refused; the message says why and what to do."""
+
+
+class BootcampRecord(BaseModel):
+    """One manifest entry: everything needed to trust, load and trace a bootcamp."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    class_name: str
+    module_path: str = Field(description="path of the module, relative to the library folder")
+    source: str
+    task_id: str
+    title: str = ""
+    origin: Origin
+    status: Status = "accepted"
+    pass_rate: float | None = Field(default=None, ge=0.0, le=1.0)
+    samples: int | None = Field(default=None, ge=0, description="K: solver attempts behind pass_rate")
+    level_pass_rates: dict[str, float] = Field(default_factory=dict)
+    levels: list[str] = Field(default_factory=list)
+    coder_model: str | None = None
+    solver_model: str | None = None
+    prompt_version: str | None = None
+    run_id: str | None = None
+    code_sha256: str
+    content_hash: str | None = None
+    reference_program: str | None = Field(
+        default=None, description="path of a reference program, relative to the library folder"
+    )
+    review_reason: str | None = None
+    created_at: str
+
+    @field_validator("name")
+    @classmethod
+    def _check_name(cls, v: str) -> str:
+        if not NAME_RE.match(v):
+            raise ValueError(f"bootcamp name {v!r} must match {NAME_RE.pattern}")
+        return v
+
+    @field_validator("source")
+    @classmethod
+    def _check_source(cls, v: str) -> str:
+        if not SOURCE_RE.match(v):
+            raise ValueError(f"source {v!r} must match {SOURCE_RE.pattern}")
+        return v
+
+    @field_validator("module_path", "reference_program")
+    @classmethod
+    def _check_relative(cls, v: str | None) -> str | None:
+        if v is None:
+            return v
+        p = Path(v)
+        if p.is_absolute() or ".." in p.parts or not v.endswith(".py"):
+            raise ValueError(f"path {v!r} must be a relative .py path inside the library")
+        return v
+
+
+class Manifest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    version: int = MANIFEST_VERSION
+    bootcamps: list[BootcampRecord] = Field(default_factory=list)
+
+    def by_name(self) -> dict[str, BootcampRecord]:
+        return {r.name: r for r in self.bootcamps}
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _atomic_write(path: Path, data: str) -> None:
+    """Write ``data`` to ``path`` so that readers see the old or the new file, never a part."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class Library:
+    """A library folder. Cheap to construct; reads the manifest on demand."""
+
+    def __init__(self, root: Path | str | None = None) -> None:
+        self.root = Path(root).resolve() if root is not None else DEFAULT_LIBRARY
+        self._modules: dict[str, tuple[str, ModuleType]] = {}
+
+    # -- manifest ------------------------------------------------------------------------
+
+    @property
+    def manifest_path(self) -> Path:
+        return self.root / MANIFEST_NAME
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        self.root.mkdir(parents=True, exist_ok=True)
+        with FileLock(str(self.root / f"{MANIFEST_NAME}.lock"), timeout=60):
+            yield
+
+    def read_manifest(self) -> Manifest:
+        if not self.manifest_path.exists():
+            if not self.root.is_dir():
+                raise LibraryError(
+                    f"library folder {self.root} does not exist; pass --library DIR "
+                    "pointing at a folder with a manifest.json"
+                )
+            return Manifest()
+        try:
+            raw = json.loads(self.manifest_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise LibraryError(f"cannot read {self.manifest_path}: {exc}") from exc
+        try:
+            return Manifest.model_validate(raw)
+        except ValueError as exc:
+            raise LibraryError(f"invalid manifest {self.manifest_path}: {exc}") from exc
+
+    def _write_manifest(self, manifest: Manifest) -> None:
+        manifest.bootcamps.sort(key=lambda r: r.name)
+        text = json.dumps(manifest.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+        _atomic_write(self.manifest_path, text)
+
+    # -- queries ---------------------------------------------------------------------------
+
+    def records(self, statuses: set[str] | frozenset[str] | None = LIVE_STATUSES) -> list[BootcampRecord]:
+        """Records in name order; by default only live (accepted) bootcamps."""
+        recs = self.read_manifest().bootcamps
+        if statuses is not None:
+            recs = [r for r in recs if r.status in statuses]
+        return sorted(recs, key=lambda r: r.name)
+
+    def list_bootcamps(self) -> list[str]:
+        """Names of the live (accepted) bootcamps, sorted."""
+        return [r.name for r in self.records()]
+
+    def record(self, name: str) -> BootcampRecord:
+        rec = self.read_manifest().by_name().get(name)
+        if rec is None:
+            known = ", ".join(self.list_bootcamps()) or "(empty library)"
+            raise LibraryError(f"no bootcamp named {name!r} in {self.root}; known: {known}")
+        return rec
+
+    def has_task(self, source: str, task_id: str) -> BootcampRecord | None:
+        for rec in self.read_manifest().bootcamps:
+            if rec.source == source and rec.task_id == task_id:
+                return rec
+        return None
+
+    def code(self, name: str) -> str:
+        rec = self.record(name)
+        return (self.root / rec.module_path).read_text(encoding="utf-8")
+
+    def load_bootcamp(self, name: str, *, include_unlisted: bool = False) -> type[BaseBootcamp]:
+        """Import the bootcamp class ``name`` after checking its code hash against the manifest.
+
+        Only live (accepted) bootcamps load unless ``include_unlisted`` is set (review tools).
+        """
+        rec = self.record(name)
+        if rec.status not in LIVE_STATUSES and not include_unlisted:
+            raise LibraryError(f"bootcamp {name!r} is {rec.status}, not accepted; it is not loadable")
+        path = self.root / rec.module_path
+        try:
+            code = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise LibraryError(f"bootcamp {name!r}: cannot read {path}: {exc}") from exc
+        digest = sha256_text(code)
+        if digest != rec.code_sha256:
+            raise LibraryError(
+                f"bootcamp {name!r}: {path} does not match the sha256 in the manifest "
+                "(the file was changed after commit); re-commit it or restore it"
+            )
+        cached = self._modules.get(name)
+        if cached is None or cached[0] != digest:
+            module_name = f"_synth_library_{digest[:16]}_{name}"
+            spec = importlib.util.spec_from_file_location(module_name, path)
+            if spec is None or spec.loader is None:
+                raise LibraryError(f"bootcamp {name!r}: cannot import {path}")
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[module_name] = module
+            try:
+                spec.loader.exec_module(module)
+            except Exception:
+                sys.modules.pop(module_name, None)
+                raise
+            cached = (digest, module)
+            self._modules[name] = cached
+        cls = vars(cached[1]).get(rec.class_name)
+        if not (isinstance(cls, type) and issubclass(cls, BaseBootcamp)):
+            raise LibraryError(
+                f"bootcamp {name!r}: {rec.module_path} has no BaseBootcamp subclass {rec.class_name}"
+            )
+        return cls
+
+    # -- writes ----------------------------------------------------------------------------
+
+    def commit(
+        self,
+        *,
+        name: str,
+        code: str,
+        class_name: str,
+        source: str,
+        task_id: str,
+        origin: Origin,
+        status: Status = "accepted",
+        reference_code: str | None = None,
+        replace: bool = False,
+        **fields: object,
+    ) -> BootcampRecord:
+        """Write a bootcamp module (and optional reference program) and its manifest record.
+
+        Atomic: files are written to temporary names and renamed; the manifest is read, updated
+        and replaced under an exclusive lock. Refuses a name that is already taken unless
+        ``replace`` is set (then the old record and files are replaced, never silently).
+        """
+        module_rel = f"{source}/{name}.py"
+        ref_rel = f"{source}/reference/{name}.py" if reference_code is not None else None
+        record = BootcampRecord(
+            name=name,
+            class_name=class_name,
+            module_path=module_rel,
+            source=source,
+            task_id=task_id,
+            origin=origin,
+            status=status,
+            code_sha256=sha256_text(code),
+            reference_program=ref_rel,
+            created_at=str(fields.pop("created_at", None) or utc_now()),
+            **fields,  # type: ignore[arg-type]
+        )
+        with self._locked():
+            manifest = self.read_manifest()
+            existing = manifest.by_name()
+            if name in existing and not replace:
+                raise LibraryError(
+                    f"a bootcamp named {name!r} already exists in {self.root}; "
+                    "choose another name (see unique_name) or replace it explicitly"
+                )
+            module_path = self.root / module_rel
+            if (
+                module_path.exists()
+                and name not in existing
+                and not replace
+                and module_path.read_text(encoding="utf-8") != code
+            ):
+                raise LibraryError(
+                    f"{module_path} exists, differs and is not in the manifest; move it away first"
+                )
+            _atomic_write(module_path, code)
+            if ref_rel is not None and reference_code is not None:
+                _atomic_write(self.root / ref_rel, reference_code)
+            manifest.bootcamps = [r for r in manifest.bootcamps if r.name != name]
+            manifest.bootcamps.append(record)
+            self._write_manifest(manifest)
+        self._modules.pop(name, None)
+        return record
+
+    def unique_name(self, base: str) -> str:
+        """A name derived from ``base`` that no record uses yet (not reserved: commit may still lose a race)."""
+        slug = re.sub(r"[^a-z0-9_]+", "_", base.lower()).strip("_") or "bootcamp"
+        if not slug[0].isalpha():
+            slug = f"b_{slug}"
+        slug = slug[:56]
+        taken = set(self.read_manifest().by_name())
+        if slug not in taken:
+            return slug
+        i = 2
+        while f"{slug}_{i}" in taken:
+            i += 1
+        return f"{slug}_{i}"
+
+    def set_status(self, name: str, status: Status, reason: str | None = None) -> BootcampRecord:
+        """Change a record's review status (the module stays on disk)."""
+        with self._locked():
+            manifest = self.read_manifest()
+            for i, rec in enumerate(manifest.bootcamps):
+                if rec.name == name:
+                    updated = rec.model_copy(update={"status": status, "review_reason": reason})
+                    manifest.bootcamps[i] = BootcampRecord.model_validate(updated.model_dump())
+                    self._write_manifest(manifest)
+                    self._modules.pop(name, None)
+                    return manifest.bootcamps[i]
+        raise LibraryError(f"no bootcamp named {name!r} in {self.root}")
+
+
+_default: Library | None = None
+
+
+def default_library() -> Library:
+    global _default
+    if _default is None:
+        _default = Library()
+    return _default
+
+
+def list_bootcamps(library: Path | str | None = None) -> list[str]:
+    return (Library(library) if library is not None else default_library()).list_bootcamps()
+
+
+def load_bootcamp(name: str, library: Path | str | None = None) -> type[BaseBootcamp]:
+    return (Library(library) if library is not None else default_library()).load_bootcamp(name)

@@ -1,0 +1,120 @@
+"""RL reward functions over the library, with verl's custom-reward signature.
+
+In a verl config::
+
+    custom_reward_function:
+      path: <site-packages>/synth/reward.py
+      name: compute_score
+
+``data_source`` is ``"bootcamp/<name>"`` and ``ground_truth`` the JSON identity written by
+``synth export``. Bootcamp classes are loaded from the library once per process and cached.
+
+Model output can never make :func:`compute_score` raise: garbage scores 0.0. A bootcamp whose
+verifier raises on some output is a defect of the library, not of the model, so it is not hidden
+either: the exception is logged with its evidence and counted in :data:`FINDINGS`, and the row
+scores 0.0. Broken *data* (an unknown data source, a ground truth that is not JSON) raises a
+clear error naming it, because that is the trainer's pipeline being wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import traceback
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from synth.bootcamp import BaseBootcamp
+from synth.library import Library, LibraryError
+
+PREFIX = "bootcamp/"
+log = logging.getLogger("synth.reward")
+
+#: bootcamp name -> number of verifier exceptions seen in this process
+FINDINGS: Counter[str] = Counter()
+
+
+class RewardDataError(ValueError):
+    """The row's data source or ground truth does not match the library."""
+
+
+class RewardFunction:
+    """A ``compute_score`` bound to one library folder, with a per-process class cache."""
+
+    def __init__(self, library: Path | str | None = None) -> None:
+        self.library = Library(library) if library is not None else Library()
+        self._classes: dict[str, type[BaseBootcamp]] = {}
+
+    def bootcamp(self, data_source: str) -> type[BaseBootcamp]:
+        if not isinstance(data_source, str) or not data_source.startswith(PREFIX):
+            raise RewardDataError(
+                f"data_source {data_source!r} is not a bootcamp data source "
+                f"(expected '{PREFIX}<name>', as written by `synth export`)"
+            )
+        name = data_source[len(PREFIX) :]
+        cls = self._classes.get(name)
+        if cls is None:
+            try:
+                cls = self.library.load_bootcamp(name)
+            except LibraryError as exc:
+                raise RewardDataError(f"data_source {data_source!r}: {exc}") from exc
+            self._classes[name] = cls
+        return cls
+
+    def __call__(
+        self,
+        data_source: str,
+        solution_str: Any,
+        ground_truth: str | dict[str, Any],
+        extra_info: dict[str, Any] | None = None,
+    ) -> float:
+        cls = self.bootcamp(data_source)
+        if isinstance(ground_truth, str):
+            try:
+                identity = json.loads(ground_truth)
+            except ValueError as exc:
+                raise RewardDataError(
+                    f"ground_truth for {data_source!r} is not JSON: {ground_truth[:80]!r}"
+                ) from exc
+        else:
+            identity = ground_truth
+        if not isinstance(identity, dict):
+            raise RewardDataError(f"ground_truth for {data_source!r} is not a JSON object")
+        if not isinstance(solution_str, str):
+            return 0.0
+        try:
+            score = float(cls.verify_score(solution_str, identity))
+        except Exception as exc:  # a library defect: report it loudly, never crash training
+            FINDINGS[cls.__name__] += 1
+            log.error(
+                "bootcamp %s raised on a model response (%d so far): %s\nresponse head: %r\n%s",
+                data_source,
+                FINDINGS[cls.__name__],
+                exc,
+                solution_str[:200],
+                "".join(traceback.format_exception(exc)[-3:]),
+            )
+            return 0.0
+        return score
+
+
+_DEFAULT: RewardFunction | None = None
+
+
+def compute_score(
+    data_source: str,
+    solution_str: Any,
+    ground_truth: str | dict[str, Any],
+    extra_info: dict[str, Any] | None = None,
+) -> float:
+    """verl custom reward: the library bootcamp's ``verify_score`` of ``solution_str``."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = RewardFunction()
+    return _DEFAULT(data_source, solution_str, ground_truth, extra_info)
+
+
+def make_compute_score(library: Path | str) -> RewardFunction:
+    """A ``compute_score`` over another library folder (e.g. one grown by ``synth run``)."""
+    return RewardFunction(library)

@@ -1,0 +1,21 @@
+"""Shared fixtures. No test reaches a paid model endpoint: model traffic is refused here."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests"))
+
+# A global switch: any real model request in tests must fail loudly.
+os.environ["OPENAI_BASE_URL"] = "http://127.0.0.1:9/never-a-real-endpoint"
+os.environ.setdefault("OPENAI_API_KEY", "sk-test-never-sent")
+
+
+@pytest.fixture
+def repo() -> Path:
+    return REPO

@@ -1,0 +1,60 @@
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import pytest
+from helpers import TOY_CRASHY, TOY_SUM, make_library
+
+from synth import reward
+from synth.reward import RewardDataError, make_compute_score
+
+
+@pytest.fixture
+def score(tmp_path: Path):
+    make_library(tmp_path, toy_sum=TOY_SUM, crashy=TOY_CRASHY)
+    return make_compute_score(tmp_path)
+
+
+def test_reference_scores_one_and_garbage_zero(score):
+    gt = json.dumps({"numbers": [1, 2, 3]})
+    assert score("bootcamp/toy_sum", "<answer>6</answer>", gt) == 1.0
+    assert score("bootcamp/toy_sum", "<answer>6</answer>", {"numbers": [1, 2, 3]}) == 1.0
+    for garbage in ["", "6", "<answer>7</answer>", "<answer>" * 1000, "\x00\udcff", "x" * 10**6]:
+        assert score("bootcamp/toy_sum", garbage, gt) == 0.0
+    for not_text in [None, 6, b"<answer>6</answer>", ["<answer>6</answer>"]]:
+        assert score("bootcamp/toy_sum", not_text, gt) == 0.0
+
+
+def test_unknown_data_source_names_it(score):
+    gt = json.dumps({"numbers": [1]})
+    with pytest.raises(RewardDataError, match="bootcamp/nope"):
+        score("bootcamp/nope", "<answer>1</answer>", gt)
+    with pytest.raises(RewardDataError, match="openai/gsm8k"):
+        score("openai/gsm8k", "<answer>1</answer>", gt)
+
+
+def test_bad_ground_truth_names_it(score):
+    with pytest.raises(RewardDataError, match="not JSON"):
+        score("bootcamp/toy_sum", "<answer>1</answer>", "{not json")
+    with pytest.raises(RewardDataError, match="not a JSON object"):
+        score("bootcamp/toy_sum", "<answer>1</answer>", "[1, 2]")
+
+
+def test_verifier_exception_is_reported_not_raised(score, caplog):
+    before = reward.FINDINGS["ToyCrashyBootcamp"]
+    gt = json.dumps({"numbers": [1, 2]})
+    with caplog.at_level(logging.ERROR, logger="synth.reward"):
+        assert score("bootcamp/crashy", "<answer>boom</answer>", gt) == 0.0
+    assert reward.FINDINGS["ToyCrashyBootcamp"] == before + 1
+    assert "verifier bug" in caplog.text and "bootcamp/crashy" in caplog.text
+    assert score("bootcamp/crashy", "<answer>3</answer>", gt) == 1.0
+
+
+def test_classes_are_cached(score):
+    gt = json.dumps({"numbers": [1]})
+    score("bootcamp/toy_sum", "<answer>1</answer>", gt)
+    cls = score._classes["toy_sum"]
+    score("bootcamp/toy_sum", "<answer>1</answer>", gt)
+    assert score._classes["toy_sum"] is cls
