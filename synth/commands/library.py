@@ -127,15 +127,20 @@ def declared_levels(code: str, class_name: str) -> list[str]:
     for node in ast.parse(code).body:
         if isinstance(node, ast.ClassDef) and node.name == class_name:
             for stmt in node.body:
-                target = stmt.target if isinstance(stmt, ast.AnnAssign) else None
-                if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-                    target = stmt.targets[0]
-                if isinstance(target, ast.Name) and target.id == "LEVELS" and stmt.value:
+                target: ast.expr
+                value: ast.expr | None
+                if isinstance(stmt, ast.AnnAssign):
+                    target, value = stmt.target, stmt.value
+                elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                    target, value = stmt.targets[0], stmt.value
+                else:
+                    continue
+                if isinstance(target, ast.Name) and target.id == "LEVELS" and value is not None:
                     try:
-                        value = ast.literal_eval(stmt.value)
+                        levels = ast.literal_eval(value)
                     except ValueError:
                         return []
-                    return [str(k) for k in value] if isinstance(value, dict) else []
+                    return [str(k) for k in levels] if isinstance(levels, dict) else []
     return []
 
 

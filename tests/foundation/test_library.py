@@ -48,7 +48,7 @@ def test_explicit_replace(tmp_path: Path):
 
 
 def test_tampered_module_is_refused(tmp_path: Path):
-    lib = make_library(tmp_path, toy_sum=TOY_SUM)
+    make_library(tmp_path, toy_sum=TOY_SUM)
     path = tmp_path / "toys" / "toy_sum.py"
     path.write_text(TOY_SUM + "\nimport os\n")
     with pytest.raises(LibraryError, match="sha256"):

@@ -1,0 +1,53 @@
+"""(Re-)register the hand-written seed bootcamps of generated_bootcamps/handwritten/ in the manifest.
+
+    .venv/bin/python scripts/register_handwritten.py
+
+Records whose code is unchanged are left alone, so the manifest only changes when a module does.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from synth.commands.library import declared_levels, find_bootcamp_class
+from synth.library import Library, sha256_text
+
+ROOT = Path(__file__).resolve().parent.parent / "generated_bootcamps"
+
+
+def main() -> None:
+    lib = Library(ROOT)
+    existing = lib.read_manifest().by_name()
+    for path in sorted((ROOT / "handwritten").glob("*.py")):
+        if path.name.startswith("_"):
+            continue
+        code = path.read_text(encoding="utf-8")
+        name = path.stem
+        ref = ROOT / "handwritten" / "reference" / f"{name}.py"
+        ref_code = ref.read_text(encoding="utf-8") if ref.exists() else None
+        old = existing.get(name)
+        if old is not None and old.code_sha256 == sha256_text(code) and (
+            old.reference_program is not None
+        ) == (ref_code is not None):
+            continue
+        cls_name = find_bootcamp_class(code)
+        doc = ast.get_docstring(ast.parse(code)) or ""
+        title = doc.strip().splitlines()[0] if doc.strip() else name
+        lib.commit(
+            name=name,
+            code=code,
+            class_name=cls_name,
+            source="handwritten",
+            task_id=f"handwritten/{name}",
+            title=title,
+            origin="handwritten",
+            reference_code=ref_code,
+            replace=True,
+            levels=declared_levels(code, cls_name),
+        )
+        print(f"registered {name} ({cls_name})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Set up everything the tests need on this machine, then run lint, types and the whole test suite.
+# This is the README's test command and exactly what .ci/run calls. Exit non-zero on any failure
+# (pytest's "no tests collected" included).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+if [ -f scripts/system_deps.sh ]; then bash scripts/system_deps.sh; fi
+echo "== ruff"; .venv/bin/ruff check .
+echo "== mypy"; .venv/bin/mypy
+echo "== pytest"
+set +e
+.venv/bin/python -m pytest -q -p no:cacheprovider "$@"
+rc=$?
+set -e
+if [ "$rc" -eq 5 ]; then echo "error: pytest collected no tests" >&2; exit 1; fi
+exit "$rc"

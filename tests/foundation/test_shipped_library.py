@@ -1,0 +1,131 @@
+"""Acceptance checks over every bootcamp shipped in generated_bootcamps/ (the manifest)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from synth.bootcamp import BaseBootcamp
+from synth.library import Library
+
+LIB = Library()
+NAMES = LIB.list_bootcamps()
+CASES = 200
+
+DUMP = """
+import json, sys
+from generated_bootcamps import list_bootcamps, load_bootcamp
+out = {}
+for name in list_bootcamps():
+    cls = load_bootcamp(name)
+    for level in cls.LEVELS:
+        bc = cls.from_level(level, seed=12345)
+        out[f"{name}/{level}"] = [bc.case_generator() for _ in range(40)]
+sys.stdout.write(json.dumps(out, sort_keys=True))
+"""
+
+
+def test_library_ships_enough_bootcamps():
+    assert len(NAMES) >= 6, NAMES
+    records = LIB.records()
+    assert all(r.origin == "handwritten" for r in records)
+    for rec in records:
+        assert rec.levels[:3] == ["easy", "medium", "hard"], rec.name
+
+
+def _cases(cls: type[BaseBootcamp], level: str, n: int = CASES, seed: int = 2024) -> list[dict]:
+    bc = cls.from_level(level, seed=seed)
+    return [bc.case_generator() for _ in range(n)]
+
+
+def test_same_seed_same_cases_across_processes_and_hash_seeds():
+    dumps = []
+    for hashseed in ("1", "31337"):
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONHASHSEED"}
+        env["PYTHONHASHSEED"] = hashseed
+        res = subprocess.run(
+            [sys.executable, "-c", DUMP], capture_output=True, text=True, env=env, timeout=300
+        )
+        assert res.returncode == 0, res.stderr[-2000:]
+        dumps.append(json.loads(res.stdout))
+    assert set(dumps[0]) == {f"{n}/{lvl}" for n in NAMES for lvl in LIB.load_bootcamp(n).LEVELS}
+    for key in dumps[0]:
+        assert dumps[0][key] == dumps[1][key], f"{key} differs between processes"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_typo_parameter_raises(name: str):
+    cls = LIB.load_bootcamp(name)
+    with pytest.raises(TypeError):
+        cls(seed=1, definitely_not_a_parameter=3)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_self_consistency_on_200_cases_per_level(name: str):
+    cls = LIB.load_bootcamp(name)
+    for level in cls.LEVELS:
+        for case in _cases(cls, level):
+            assert json.loads(json.dumps(case)) == case
+            answer = cls.reference_answer(case)
+            assert cls.verify_score(cls.wrap_answer(answer), case) == 1.0, (level, case)
+
+
+def _corruptions(answer: str) -> list[str]:
+    out = ["", answer[:-1], answer + answer, answer + " 0"]
+    for i in (len(answer) // 2, 0, len(answer) - 1):
+        if not answer:
+            break
+        ch = answer[i]
+        if ch.isdigit():
+            rep = str((int(ch) + 1) % 10)
+        elif ch.isalpha():
+            rep = "q" if ch.lower() != "q" else "z"
+        else:
+            continue
+        out.append(answer[:i] + rep + answer[i + 1 :])
+        break
+    return [c for c in out if c != answer]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_corrupted_answers_score_below_one(name: str):
+    cls = LIB.load_bootcamp(name)
+    for level in cls.LEVELS:
+        for case in _cases(cls, level, n=60, seed=99):
+            for bad in _corruptions(cls.reference_answer(case)):
+                assert cls.verify_score(cls.wrap_answer(bad), case) < 1.0, (level, bad, case)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_at_least_90_percent_distinct_cases_and_varied_answers(name: str):
+    cls = LIB.load_bootcamp(name)
+    for level in cls.LEVELS:
+        cases = _cases(cls, level, seed=7)
+        distinct = {json.dumps(c, sort_keys=True) for c in cases}
+        assert len(distinct) >= 0.9 * CASES, (level, len(distinct))
+        answers = {cls.reference_answer(c) for c in cases}
+        assert len(answers) > 1, level
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_levels_change_the_cases(name: str):
+    cls = LIB.load_bootcamp(name)
+    sizes = []
+    for level in ("easy", "medium", "hard"):
+        cases = _cases(cls, level, n=60, seed=5)
+        sizes.append(sum(len(json.dumps(c)) + len(cls.prompt_func(c)) for c in cases))
+    assert sizes[0] < sizes[2], sizes
+    assert sizes[0] <= sizes[1] <= sizes[2] or sizes[0] < sizes[1], sizes
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_garbage_scores_zero(name: str):
+    cls = LIB.load_bootcamp(name)
+    case = _cases(cls, "medium", n=1)[0]
+    for garbage in ["", "no tags", "<answer></answer>", "<answer>" + "9" * 100_000 + "</answer>",
+                    "<answer>ünï©ødé ✓</answer>", "<answer>\x00\x01</answer>", "x" * 1_000_000]:
+        assert cls.verify_score(garbage, case) == 0.0
