@@ -1,0 +1,312 @@
+"""OpenAI-compatible model client: roles, retries, concurrency limits, usage ledger, transcripts.
+
+Built on the official ``openai`` ``AsyncOpenAI`` client, so any OpenAI-compatible server works
+(OpenAI, vLLM, SGLang, llama.cpp's server, ...). The client's own retries are switched off and
+replaced by a bounded tenacity policy that retries rate limits, 5xx answers, timeouts, dropped
+connections and unparseable answers with exponential backoff and jitter, honouring
+``Retry-After``. A call that still fails raises :class:`LLMFailure` with a kind, which the workflow
+turns into a typed failure of that one task, never a crash of the run.
+
+Configuration comes in as :class:`ModelSpec` objects built at the CLI edge (which is where
+``OPENAI_BASE_URL`` / ``OPENAI_API_KEY`` are read); this module never reads the environment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal
+
+import httpx
+import openai
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from tenacity import (
+    AsyncRetrying,
+    RetryCallState,
+    retry_if_exception,
+    stop_after_attempt,
+    stop_after_delay,
+)
+
+Role = Literal["coder", "solver"]
+FailureKind = Literal[
+    "rate_limit", "server", "timeout", "connection", "bad_response", "auth", "bad_request"
+]
+RETRYABLE: frozenset[str] = frozenset({"rate_limit", "server", "timeout", "connection", "bad_response"})
+
+
+class ModelSpec(BaseModel):
+    """One role's model: name, endpoint and sampling settings."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str
+    base_url: str | None = None
+    api_key: SecretStr | None = Field(default=None, exclude=True)
+    temperature: float = Field(default=0.7, ge=0.0, le=2.0)
+    top_p: float | None = Field(default=None, gt=0.0, le=1.0)
+    max_tokens: int = Field(default=4096, ge=1, le=1_000_000)
+    timeout_s: float = Field(default=180.0, gt=0.0, le=3600.0)
+    seed: int | None = None
+
+    def endpoint_key(self) -> str:
+        return self.base_url or "default"
+
+
+class Price(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    input_per_mtok: float = Field(default=0.0, ge=0.0)
+    output_per_mtok: float = Field(default=0.0, ge=0.0)
+
+
+class RetryPolicy(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    max_attempts: int = Field(default=6, ge=1, le=50)
+    initial_s: float = Field(default=1.0, ge=0.0)
+    max_backoff_s: float = Field(default=30.0, ge=0.0)
+    max_total_s: float = Field(default=600.0, gt=0.0)
+    max_retry_after_s: float = Field(default=120.0, ge=0.0)
+
+
+class LLMCallRecord(BaseModel):
+    """One logical call (all its attempts), as written to the run's ledger."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    call_id: str
+    role: str
+    model: str
+    endpoint: str
+    tag: str
+    prompt_version: str | None
+    tokens_in: int = 0
+    tokens_out: int = 0
+    latency_s: float = 0.0
+    cost_usd: float = 0.0
+    attempts: int = 0
+    ok: bool = True
+    error_kind: str | None = None
+    error: str | None = None
+    finish_reason: str | None = None
+
+
+class LLMResult(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    text: str
+    finish_reason: str | None
+    record: LLMCallRecord
+
+
+class LLMFailure(Exception):
+    """A model call that failed for good (after retries, or at once for non-retryable kinds)."""
+
+    def __init__(self, kind: FailureKind, message: str, record: LLMCallRecord | None = None):
+        super().__init__(f"{kind}: {message}")
+        self.kind = kind
+        self.message = message
+        self.record = record
+
+
+def classify(exc: BaseException) -> FailureKind:
+    """Map an exception from the openai client to a failure kind."""
+    if isinstance(exc, LLMFailure):
+        return exc.kind
+    if isinstance(exc, openai.RateLimitError):
+        return "rate_limit"
+    if isinstance(exc, openai.APITimeoutError | asyncio.TimeoutError | httpx.TimeoutException):
+        return "timeout"
+    if isinstance(exc, openai.APIConnectionError | httpx.TransportError):
+        return "connection"
+    if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
+        return "auth"
+    if isinstance(exc, openai.APIStatusError):
+        if exc.status_code >= 500 or exc.status_code in (408, 409):
+            return "server"
+        return "bad_request"
+    return "bad_response"
+
+
+def retry_after_s(exc: BaseException) -> float | None:
+    """Seconds requested by a ``Retry-After`` (or ``retry-after-ms``) header, if any."""
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if headers is None:
+        return None
+    ms = headers.get("retry-after-ms")
+    if ms is not None:
+        try:
+            return max(0.0, float(ms) / 1000.0)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        return None
+
+
+class LLMClient:
+    """Async chat-completion client over roles, with per-endpoint concurrency limits."""
+
+    def __init__(
+        self,
+        roles: dict[str, ModelSpec],
+        *,
+        prices: dict[str, Price] | None = None,
+        retry: RetryPolicy | None = None,
+        max_concurrency: int = 16,
+        on_record: Callable[[LLMCallRecord], None] | None = None,
+        transcript_dir: Path | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.roles = roles
+        self.prices = prices or {}
+        self.retry = retry or RetryPolicy()
+        self.on_record = on_record
+        self.transcript_dir = transcript_dir
+        self._rng = rng or random.Random()
+        self._max_concurrency = max_concurrency
+        self._clients: dict[tuple[str, str], openai.AsyncOpenAI] = {}
+        self._limits: dict[str, asyncio.Semaphore] = {}
+        self.total_cost_usd = 0.0
+        self.total_tokens_in = 0
+        self.total_tokens_out = 0
+
+    def _client(self, spec: ModelSpec) -> openai.AsyncOpenAI:
+        key = (spec.endpoint_key(), spec.api_key.get_secret_value() if spec.api_key else "")
+        client = self._clients.get(key)
+        if client is None:
+            client = openai.AsyncOpenAI(
+                api_key=key[1] or "not-needed",
+                base_url=spec.base_url,
+                timeout=spec.timeout_s,
+                max_retries=0,
+            )
+            self._clients[key] = client
+        return client
+
+    def _limit(self, spec: ModelSpec) -> asyncio.Semaphore:
+        sem = self._limits.get(spec.endpoint_key())
+        if sem is None:
+            sem = self._limits[spec.endpoint_key()] = asyncio.Semaphore(self._max_concurrency)
+        return sem
+
+    def cost(self, model: str, tokens_in: int, tokens_out: int) -> float:
+        price = self.prices.get(model)
+        if price is None:
+            return 0.0
+        return (tokens_in * price.input_per_mtok + tokens_out * price.output_per_mtok) / 1e6
+
+    def _wait(self, state: RetryCallState) -> float:
+        exc = state.outcome.exception() if state.outcome else None
+        pol = self.retry
+        backoff = min(pol.max_backoff_s, pol.initial_s * (2 ** (state.attempt_number - 1)))
+        backoff = self._rng.uniform(backoff / 2, backoff)  # jitter
+        requested = retry_after_s(exc) if exc is not None else None
+        if requested is not None:
+            return min(pol.max_retry_after_s, max(requested, backoff / 2))
+        return backoff
+
+    async def _attempt(
+        self, spec: ModelSpec, messages: list[dict[str, str]], record: LLMCallRecord
+    ) -> tuple[str, str | None]:
+        record.attempts += 1
+        kwargs: dict[str, Any] = {
+            "model": spec.model,
+            "messages": messages,
+            "temperature": spec.temperature,
+            "max_tokens": spec.max_tokens,
+        }
+        if spec.top_p is not None:
+            kwargs["top_p"] = spec.top_p
+        if spec.seed is not None:
+            kwargs["seed"] = spec.seed
+        async with self._limit(spec):
+            resp = await asyncio.wait_for(
+                self._client(spec).chat.completions.create(**kwargs), timeout=spec.timeout_s + 5
+            )
+        choices = getattr(resp, "choices", None)
+        if not choices or getattr(choices[0], "message", None) is None:
+            raise LLMFailure("bad_response", f"answer without choices: {str(resp)[:200]}")
+        text = choices[0].message.content
+        if not isinstance(text, str):
+            raise LLMFailure("bad_response", "answer without text content")
+        usage = getattr(resp, "usage", None)
+        if usage is not None:
+            record.tokens_in += int(getattr(usage, "prompt_tokens", 0) or 0)
+            record.tokens_out += int(getattr(usage, "completion_tokens", 0) or 0)
+        return text, getattr(choices[0], "finish_reason", None)
+
+    async def complete(
+        self,
+        role: str,
+        messages: list[dict[str, str]],
+        *,
+        tag: str = "",
+        prompt_version: str | None = None,
+    ) -> LLMResult:
+        """One chat completion for ``role``; raises :class:`LLMFailure` when it fails for good."""
+        spec = self.roles[role]
+        record = LLMCallRecord(
+            call_id=uuid.uuid4().hex[:12],
+            role=role,
+            model=spec.model,
+            endpoint=spec.endpoint_key(),
+            tag=tag,
+            prompt_version=prompt_version,
+        )
+        t0 = time.perf_counter()
+        text: str | None = None
+        finish: str | None = None
+        try:
+            async for attempt in AsyncRetrying(
+                retry=retry_if_exception(lambda e: classify(e) in RETRYABLE),
+                stop=stop_after_attempt(self.retry.max_attempts)
+                | stop_after_delay(self.retry.max_total_s),
+                wait=self._wait,
+                reraise=True,
+            ):
+                with attempt:
+                    text, finish = await self._attempt(spec, messages, record)
+        except Exception as exc:
+            kind = classify(exc)
+            record.ok = False
+            record.error_kind = kind
+            record.error = str(exc)[:500]
+            self._finish(record, t0, messages, None)
+            raise LLMFailure(kind, record.error, record) from exc
+        assert text is not None
+        record.finish_reason = finish
+        self._finish(record, t0, messages, text)
+        return LLMResult(text=text, finish_reason=finish, record=record)
+
+    def _finish(
+        self, record: LLMCallRecord, t0: float, messages: list[dict[str, str]], text: str | None
+    ) -> None:
+        record.latency_s = round(time.perf_counter() - t0, 4)
+        record.cost_usd = self.cost(record.model, record.tokens_in, record.tokens_out)
+        self.total_cost_usd += record.cost_usd
+        self.total_tokens_in += record.tokens_in
+        self.total_tokens_out += record.tokens_out
+        if self.transcript_dir is not None:
+            self.transcript_dir.mkdir(parents=True, exist_ok=True)
+            path = self.transcript_dir / f"{record.tag or 'call'}-{record.call_id}.json".replace("/", "_")
+            payload = {"record": record.model_dump(), "messages": messages, "response": text}
+            path.write_text(json.dumps(payload, ensure_ascii=False, indent=1), encoding="utf-8")
+        if self.on_record is not None:
+            self.on_record(record)
+
+    async def aclose(self) -> None:
+        for client in self._clients.values():
+            await client.close()
+        self._clients.clear()

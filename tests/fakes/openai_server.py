@@ -1,0 +1,144 @@
+"""A scripted fake OpenAI-compatible HTTP server on 127.0.0.1 (test double).
+
+    with FakeOpenAI(script) as server:
+        client = openai.AsyncOpenAI(base_url=server.base_url, api_key="x")
+
+``script(request) -> Reply`` decides every answer; ``request`` is the parsed JSON body plus the
+call index. Replies can be text, an HTTP error (with headers such as Retry-After), a delay
+(to provoke client timeouts), a garbage body, or a dropped connection. ``history`` records
+every request in order. Only the loopback interface is ever bound.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Reply:
+    text: str = ""
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    delay_s: float = 0.0
+    garbage: bool = False
+    drop: bool = False
+    finish_reason: str = "stop"
+
+
+@dataclass
+class Request:
+    index: int
+    body: dict[str, Any]
+
+    @property
+    def model(self) -> str:
+        return str(self.body.get("model", ""))
+
+    @property
+    def messages(self) -> list[dict[str, str]]:
+        return list(self.body.get("messages", []))
+
+    @property
+    def last_user(self) -> str:
+        users = [m.get("content", "") for m in self.messages if m.get("role") == "user"]
+        return users[-1] if users else ""
+
+
+Script = Callable[[Request], Reply]
+
+
+class FakeOpenAI:
+    def __init__(self, script: Script) -> None:
+        self.script = script
+        self.history: list[Request] = []
+        self._lock = threading.Lock()
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length", "0"))
+                raw = self.rfile.read(length)
+                try:
+                    body = json.loads(raw)
+                except ValueError:
+                    body = {}
+                with outer._lock:
+                    req = Request(index=len(outer.history), body=body)
+                    outer.history.append(req)
+                reply = outer.script(req)
+                if reply.delay_s:
+                    time.sleep(reply.delay_s)
+                if reply.drop:
+                    try:
+                        self.connection.shutdown(socket.SHUT_RDWR)
+                    finally:
+                        self.connection.close()
+                    self.close_connection = True
+                    return
+                if reply.garbage:
+                    payload = b"{this is not json at all"
+                elif reply.status != 200:
+                    payload = json.dumps(
+                        {"error": {"message": f"scripted {reply.status}", "type": "fake"}}
+                    ).encode()
+                else:
+                    payload = json.dumps(outer._completion(req, reply)).encode()
+                self.send_response(reply.status)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(payload)))
+                for k, v in reply.headers.items():
+                    self.send_header(k, v)
+                self.end_headers()
+                self.wfile.write(payload)
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @staticmethod
+    def _completion(req: Request, reply: Reply) -> dict[str, Any]:
+        prompt_tokens = sum(len(m.get("content", "")) for m in req.messages) // 4 + 1
+        return {
+            "id": f"chatcmpl-fake-{req.index}",
+            "object": "chat.completion",
+            "created": 0,
+            "model": req.model,
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": reply.text},
+                    "finish_reason": reply.finish_reason,
+                }
+            ],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": len(reply.text) // 4 + 1,
+                "total_tokens": prompt_tokens + len(reply.text) // 4 + 1,
+            },
+        }
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}/v1"
+
+    def __enter__(self) -> FakeOpenAI:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(5)

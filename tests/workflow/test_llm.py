@@ -1,0 +1,123 @@
+"""The model client against a scripted fake endpoint, through the real openai client over HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+from fakes.openai_server import FakeOpenAI, Reply, Request
+
+from synth.llm import LLMClient, LLMFailure, ModelSpec, Price, RetryPolicy
+
+FAST = RetryPolicy(max_attempts=4, initial_s=0.01, max_backoff_s=0.05, max_total_s=30)
+
+
+def client_for(server: FakeOpenAI, **kw) -> LLMClient:
+    spec = ModelSpec(model="fake-coder", base_url=server.base_url, api_key="k", timeout_s=1.0)
+    return LLMClient({"coder": spec, "solver": spec}, retry=kw.pop("retry", FAST), **kw)
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+def test_success_records_usage_cost_and_transcript(tmp_path: Path):
+    records = []
+    with FakeOpenAI(lambda r: Reply(text="hello " * 40)) as server:
+        client = client_for(
+            server,
+            prices={"fake-coder": Price(input_per_mtok=1.0, output_per_mtok=2.0)},
+            on_record=records.append,
+            transcript_dir=tmp_path,
+        )
+        res = run(client.complete("coder", [{"role": "user", "content": "x" * 400}], tag="t1",
+                                  prompt_version="abc"))
+    assert res.text.startswith("hello")
+    rec = records[0]
+    assert rec.ok and rec.attempts == 1 and rec.prompt_version == "abc"
+    assert rec.tokens_in == 101 and rec.tokens_out == 61
+    assert rec.cost_usd == pytest.approx((101 * 1.0 + 61 * 2.0) / 1e6)
+    files = list(tmp_path.glob("t1-*.json"))
+    assert len(files) == 1 and "hello" in files[0].read_text()
+    assert server.history[0].body["model"] == "fake-coder"
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [
+        Reply(status=429, headers={"retry-after": "0"}),
+        Reply(status=500),
+        Reply(status=503),
+        Reply(garbage=True),
+        Reply(drop=True),
+        Reply(delay_s=1.6, text="too late"),
+    ],
+    ids=["429", "500", "503", "garbage", "drop", "timeout"],
+)
+def test_transient_faults_are_retried(fault: Reply):
+    def script(req: Request) -> Reply:
+        return fault if req.index < 2 else Reply(text="ok")
+
+    with FakeOpenAI(script) as server:
+        res = run(client_for(server).complete("coder", [{"role": "user", "content": "q"}]))
+    assert res.text == "ok"
+    assert res.record.attempts == 3
+
+
+def test_retry_after_is_honoured():
+    def script(req: Request) -> Reply:
+        return Reply(status=429, headers={"retry-after": "0.6"}) if req.index == 0 else Reply(text="ok")
+
+    with FakeOpenAI(script) as server:
+        t0 = time.perf_counter()
+        run(client_for(server).complete("coder", [{"role": "user", "content": "q"}]))
+        elapsed = time.perf_counter() - t0
+    assert elapsed >= 0.55
+
+
+def test_persistent_failure_is_typed_and_bounded():
+    records = []
+    with FakeOpenAI(lambda r: Reply(status=500)) as server:
+        with pytest.raises(LLMFailure) as info:
+            run(client_for(server, on_record=records.append).complete(
+                "coder", [{"role": "user", "content": "q"}]))
+    assert info.value.kind == "server"
+    assert len(server.history) == FAST.max_attempts
+    assert records[0].ok is False and records[0].attempts == FAST.max_attempts
+
+
+@pytest.mark.parametrize(("status", "kind"), [(401, "auth"), (400, "bad_request"), (404, "bad_request")])
+def test_non_retryable_errors_fail_at_once(status: int, kind: str):
+    with FakeOpenAI(lambda r: Reply(status=status)) as server:
+        with pytest.raises(LLMFailure) as info:
+            run(client_for(server).complete("coder", [{"role": "user", "content": "q"}]))
+    assert info.value.kind == kind and len(server.history) == 1
+
+
+def test_concurrency_limit_per_endpoint():
+    active = 0
+    peak = 0
+    import threading
+
+    lock = threading.Lock()
+
+    def script(req: Request) -> Reply:
+        nonlocal active, peak
+        with lock:
+            active += 1
+            peak = max(peak, active)
+        time.sleep(0.1)
+        with lock:
+            active -= 1
+        return Reply(text="ok")
+
+    async def many(client: LLMClient) -> None:
+        await asyncio.gather(*[
+            client.complete("coder", [{"role": "user", "content": str(i)}]) for i in range(12)
+        ])
+
+    with FakeOpenAI(script) as server:
+        run(many(client_for(server, max_concurrency=3)))
+    assert peak == 3
