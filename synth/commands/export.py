@@ -89,6 +89,6 @@ def export_command(
     short = {n: s.short_by for n, s in summary.per_bootcamp.items() if s.short_by}
     if short:
         err.print(
-            f"[yellow]warning:[/] too few distinct prompts for: "
+            "[yellow]warning:[/] too few distinct prompts for: "
             + ", ".join(f"{n} (short by {k})" for n, k in short.items())
         )

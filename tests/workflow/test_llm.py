@@ -79,10 +79,9 @@ def test_retry_after_is_honoured():
 
 def test_persistent_failure_is_typed_and_bounded():
     records = []
-    with FakeOpenAI(lambda r: Reply(status=500)) as server:
-        with pytest.raises(LLMFailure) as info:
-            run(client_for(server, on_record=records.append).complete(
-                "coder", [{"role": "user", "content": "q"}]))
+    with FakeOpenAI(lambda r: Reply(status=500)) as server, pytest.raises(LLMFailure) as info:
+        run(client_for(server, on_record=records.append).complete(
+            "coder", [{"role": "user", "content": "q"}]))
     assert info.value.kind == "server"
     assert len(server.history) == FAST.max_attempts
     assert records[0].ok is False and records[0].attempts == FAST.max_attempts
@@ -90,9 +89,8 @@ def test_persistent_failure_is_typed_and_bounded():
 
 @pytest.mark.parametrize(("status", "kind"), [(401, "auth"), (400, "bad_request"), (404, "bad_request")])
 def test_non_retryable_errors_fail_at_once(status: int, kind: str):
-    with FakeOpenAI(lambda r: Reply(status=status)) as server:
-        with pytest.raises(LLMFailure) as info:
-            run(client_for(server).complete("coder", [{"role": "user", "content": "q"}]))
+    with FakeOpenAI(lambda r: Reply(status=status)) as server, pytest.raises(LLMFailure) as info:
+        run(client_for(server).complete("coder", [{"role": "user", "content": "q"}]))
     assert info.value.kind == kind and len(server.history) == 1
 
 
