@@ -1,0 +1,181 @@
+"""Run folders: configuration (hashed), event log, candidates, filter records.
+
+    runs/<run_id>/config.json            the RunConfig and its hash
+    runs/<run_id>/checkpoints.sqlite     LangGraph checkpoints, one thread per task
+    runs/<run_id>/events.jsonl           every node step, LLM call and sandbox run
+    runs/<run_id>/candidates/<task>/round_<k>_<i>.py and .check.json
+    runs/<run_id>/filter/<task>.json
+    runs/<run_id>/transcripts/           request and response text of every model call
+    runs/<run_id>/tasks/<task>.json      the task description as loaded
+    runs/<run_id>/report.html            written by `synth report`
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import secrets
+import threading
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from synth.llm import ModelSpec, Price
+
+#: keys that may change between a run and its resumption (they do not change results)
+OPERATIONAL_KEYS = frozenset({"concurrency", "llm_concurrency", "sandbox_slots", "budget_usd"})
+
+
+class RunConfig(BaseModel):
+    """Everything that determines what a run produces. Built once, at the CLI edge."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    source: str
+    path: str | None = None
+    limit: int | None = Field(default=None, ge=1)
+    task_ids: list[str] | None = None
+    coder: ModelSpec
+    solver: ModelSpec
+    candidates: int = Field(default=2, ge=1, le=16)
+    rounds: int = Field(default=3, ge=0, le=20)
+    samples: int = Field(default=64, ge=1, le=4096)
+    band_low: float = Field(default=0.03, ge=0.0, le=1.0)
+    band_high: float = Field(default=0.85, ge=0.0, le=1.0)
+    sandbox: Literal["auto", "process", "bwrap", "docker"] = "auto"
+    library: str
+    require_review: bool = False
+    force: bool = False
+    exemplars: int = Field(default=2, ge=0, le=4)
+    prices: dict[str, Price] = Field(default_factory=dict)
+    concurrency: int = Field(default=4, ge=1, le=256)
+    llm_concurrency: int = Field(default=16, ge=1, le=1024)
+    sandbox_slots: int = Field(default=2, ge=1, le=64)
+    budget_usd: float | None = Field(default=None, ge=0.0)
+
+    def hashed_part(self) -> dict[str, Any]:
+        data = self.model_dump(mode="json")
+        return {k: v for k, v in data.items() if k not in OPERATIONAL_KEYS}
+
+    def config_hash(self) -> str:
+        blob = json.dumps(self.hashed_part(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()
+
+
+class RunError(Exception):
+    """A run folder problem the user must resolve (message says how)."""
+
+
+def new_run_id() -> str:
+    return f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
+
+
+def diff_keys(a: dict[str, Any], b: dict[str, Any], prefix: str = "") -> list[str]:
+    """Dotted keys whose values differ between two nested dicts."""
+    out = []
+    for key in sorted(set(a) | set(b)):
+        va, vb = a.get(key), b.get(key)
+        if isinstance(va, dict) and isinstance(vb, dict):
+            out.extend(diff_keys(va, vb, f"{prefix}{key}."))
+        elif va != vb:
+            out.append(f"{prefix}{key}")
+    return out
+
+
+def task_slug(task_id: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", task_id)[:120]
+
+
+class EventLog:
+    """Append-only JSON-lines log, safe across threads; one ``write`` per event."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        path.parent.mkdir(parents=True, exist_ok=True)
+
+    def emit(self, kind: str, task: str | None = None, **payload: Any) -> None:
+        event = {"ts": round(time.time(), 4), "kind": kind, "task": task, **payload}
+        line = json.dumps(event, ensure_ascii=False, default=str) + "\n"
+        with self._lock:
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+            try:
+                os.write(fd, line.encode("utf-8"))
+            finally:
+                os.close(fd)
+
+
+def read_events(path: Path) -> list[dict[str, Any]]:
+    """Events of a log; a torn last line (killed writer) is skipped."""
+    events = []
+    if not path.exists():
+        return events
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            events.append(json.loads(line))
+        except ValueError:
+            continue
+    return events
+
+
+class Run:
+    """A run folder."""
+
+    def __init__(self, root: Path, run_id: str, config: RunConfig) -> None:
+        self.root = root
+        self.run_id = run_id
+        self.config = config
+        self.events = EventLog(root / "events.jsonl")
+
+    @property
+    def checkpoint_path(self) -> Path:
+        return self.root / "checkpoints.sqlite"
+
+    @classmethod
+    def create(cls, runs_dir: Path, config: RunConfig, run_id: str | None = None) -> Run:
+        run_id = run_id or new_run_id()
+        root = runs_dir / run_id
+        if root.exists():
+            raise RunError(f"run folder {root} already exists; pick another run id")
+        root.mkdir(parents=True)
+        payload = {"run_id": run_id, "hash": config.config_hash(), "config": config.model_dump(mode="json")}
+        (root / "config.json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+        return cls(root, run_id, config)
+
+    @classmethod
+    def resume(cls, runs_dir: Path, run_id: str, config: RunConfig | None = None) -> Run:
+        """Open an existing run; refuse if ``config`` differs from the one it started with."""
+        root = runs_dir / run_id
+        cfg_path = root / "config.json"
+        if not cfg_path.exists():
+            raise RunError(f"no run {run_id!r} in {runs_dir} (missing {cfg_path})")
+        saved = json.loads(cfg_path.read_text(encoding="utf-8"))
+        saved_cfg = RunConfig.model_validate(saved["config"])
+        if config is None:
+            return cls(root, run_id, saved_cfg)
+        if config.config_hash() != saved["hash"]:
+            keys = diff_keys(saved_cfg.hashed_part(), config.hashed_part())
+            raise RunError(
+                f"run {run_id} was started with a different configuration "
+                f"(differs in: {', '.join(keys) or 'unknown'}); "
+                "resume it without changing these options, or start a new run"
+            )
+        return cls(root, run_id, config)
+
+    def candidate_dir(self, task_id: str) -> Path:
+        d = self.root / "candidates" / task_slug(task_id)
+        d.mkdir(parents=True, exist_ok=True)
+        return d
+
+    def write_json(self, rel: str, data: Any) -> Path:
+        path = self.root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.tmp")
+        tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False, default=str), encoding="utf-8")
+        tmp.replace(path)
+        return path
