@@ -1,0 +1,178 @@
+"""Runs many task threads concurrently within the LLM and sandbox limits; resumes runs.
+
+One LangGraph thread per task (``thread_id`` = task id), checkpointed by ``AsyncSqliteSaver`` in
+``runs/<run_id>/checkpoints.sqlite``. On ``--resume`` a finished thread is skipped, an
+interrupted one continues from its last checkpoint, and a task that never started starts.
+A failure inside one task (a bug, an unexpected exception) ends that task as ``failed`` with the
+evidence in the event log; it never stops the run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import traceback
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal
+
+from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
+from pydantic import BaseModel, ConfigDict, Field
+
+from synth.library import Library
+from synth.llm import LLMCallRecord, LLMClient
+from synth.prompts import default_prompts
+from synth.runs import Run, RunConfig, read_events
+from synth.sandbox import get_backend
+from synth.tasks import TaskDescription
+from synth.workflow.graph import build_graph
+from synth.workflow.state import Budget, WorkflowContext
+
+OutcomeStatus = Literal["accepted", "rejected", "failed", "skipped", "not_started"]
+
+
+class TaskOutcome(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    task_id: str
+    status: OutcomeStatus
+    reason_code: str = ""
+    reason: str = ""
+    bootcamp: str | None = None
+
+
+class RunSummary(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    run_id: str
+    run_dir: str
+    outcomes: list[TaskOutcome] = Field(default_factory=list)
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cost_usd: float = 0.0
+    elapsed_s: float = 0.0
+    budget_stopped: bool = False
+
+    def counts(self) -> dict[str, int]:
+        return dict(Counter(o.status for o in self.outcomes))
+
+    def reasons(self) -> dict[str, int]:
+        return dict(Counter(o.reason_code for o in self.outcomes if o.status != "accepted"))
+
+
+def save_tasks(run: Run, tasks: list[TaskDescription]) -> None:
+    lines = "".join(t.model_dump_json() + "\n" for t in tasks)
+    (run.root / "tasks.jsonl").write_text(lines, encoding="utf-8")
+
+
+def load_tasks(run: Run) -> list[TaskDescription]:
+    path = run.root / "tasks.jsonl"
+    return [TaskDescription.model_validate_json(x) for x in path.read_text().splitlines() if x]
+
+
+def _outcome(task_id: str, values: dict[str, Any]) -> TaskOutcome:
+    status = values.get("status")
+    return TaskOutcome(
+        task_id=task_id,
+        status=status if status in ("accepted", "rejected") else "failed",
+        reason_code=values.get("reason_code", ""),
+        reason=values.get("reason", ""),
+        bootcamp=values.get("committed"),
+    )
+
+
+async def execute(
+    run: Run,
+    tasks: list[TaskDescription],
+    *,
+    llm: LLMClient,
+    library: Library,
+    exemplar_library: Library | None = None,
+    on_outcome: Callable[[TaskOutcome], None] | None = None,
+) -> RunSummary:
+    """Run (or continue) every task of ``run``; return what became of each."""
+    cfg = run.config
+    t0 = time.perf_counter()
+    library.root.mkdir(parents=True, exist_ok=True)
+    backend = get_backend(cfg.sandbox)
+    ctx = WorkflowContext(
+        config=cfg,
+        run=run,
+        llm=llm,
+        library=library,
+        exemplar_library=exemplar_library or Library(),
+        backend=backend,
+        prompts=default_prompts(),
+        sandbox_slots=asyncio.Semaphore(cfg.sandbox_slots),
+        budget=Budget(cfg.budget_usd, llm),
+    )
+    summary = RunSummary(run_id=run.run_id, run_dir=str(run.root))
+    slots = asyncio.Semaphore(cfg.concurrency)
+    run.events.emit("run_start", None, tasks=len(tasks), config_hash=cfg.config_hash())
+
+    async with AsyncSqliteSaver.from_conn_string(str(run.checkpoint_path)) as saver:
+        graph = build_graph().compile(checkpointer=saver)
+
+        async def one(task: TaskDescription) -> TaskOutcome:
+            thread: Any = {"configurable": {"thread_id": task.id}, "recursion_limit": 100}
+            snap = await graph.aget_state(thread)
+            if snap.values and not snap.next:
+                return _outcome(task.id, snap.values)  # finished in an earlier session
+            if not snap.values:
+                existing = library.has_task(task.source, task.id)
+                if existing is not None and not cfg.force:
+                    return TaskOutcome(task_id=task.id, status="skipped", reason_code="in_library",
+                                       reason=f"already in the library as {existing.name}",
+                                       bootcamp=existing.name)
+            async with slots:
+                if not snap.values and ctx.budget.exhausted:
+                    summary.budget_stopped = True
+                    return TaskOutcome(task_id=task.id, status="not_started", reason_code="budget",
+                                       reason="the budget was spent before this task started")
+                run.events.emit("task_start", task.id, resumed=bool(snap.values))
+                inp = None if snap.values else {"task": task.model_dump(mode="json"), "round": 0}
+                try:
+                    values = await graph.ainvoke(inp, thread, context=ctx)
+                except Exception as exc:
+                    run.events.emit("task_error", task.id, error=f"{type(exc).__name__}: {exc}",
+                                    traceback="".join(traceback.format_exception(exc))[-3000:])
+                    return TaskOutcome(task_id=task.id, status="failed", reason_code="internal_error",
+                                       reason=f"{type(exc).__name__}: {exc}"[:300])
+                return _outcome(task.id, values)
+
+        async def tracked(task: TaskDescription) -> None:
+            outcome = await one(task)
+            summary.outcomes.append(outcome)
+            run.events.emit("task_end", task.id, **outcome.model_dump(exclude={"task_id"}))
+            if on_outcome is not None:
+                on_outcome(outcome)
+
+        await asyncio.gather(*[tracked(t) for t in tasks])
+
+    order = {t.id: i for i, t in enumerate(tasks)}
+    summary.outcomes.sort(key=lambda o: order.get(o.task_id, 0))
+    calls = [e for e in read_events(run.root / "events.jsonl") if e.get("kind") == "llm_call"]
+    summary.tokens_in = sum(int(e.get("tokens_in", 0)) for e in calls)
+    summary.tokens_out = sum(int(e.get("tokens_out", 0)) for e in calls)
+    summary.cost_usd = round(sum(float(e.get("cost_usd", 0.0)) for e in calls), 6)
+    summary.elapsed_s = round(time.perf_counter() - t0, 3)
+    run.events.emit("run_end", None, **summary.model_dump(exclude={"outcomes"}),
+                    counts=summary.counts(), reasons=summary.reasons())
+    run.write_json("summary.json", summary.model_dump(mode="json"))
+    return summary
+
+
+def ledger_sink(run: Run) -> Callable[[LLMCallRecord], None]:
+    """Write every model call into the run's event log, attributed to its task."""
+
+    def sink(record: LLMCallRecord) -> None:
+        task = record.tag.split("|", 1)[0] if "|" in record.tag else None
+        run.events.emit("llm_call", task, **record.model_dump())
+
+    return sink
+
+
+def read_summary(run_dir: Path) -> dict[str, Any]:
+    return json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
