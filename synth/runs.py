@@ -112,7 +112,7 @@ class EventLog:
 
 def read_events(path: Path) -> list[dict[str, Any]]:
     """Events of a log; a torn last line (killed writer) is skipped."""
-    events = []
+    events: list[dict[str, Any]] = []
     if not path.exists():
         return events
     for line in path.read_text(encoding="utf-8", errors="replace").splitlines():

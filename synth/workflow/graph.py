@@ -8,7 +8,7 @@ from synth.workflow import nodes
 from synth.workflow.state import TaskState, WorkflowContext
 
 
-def build_graph() -> StateGraph:
+def build_graph() -> StateGraph[TaskState, WorkflowContext, TaskState, TaskState]:
     g = StateGraph(TaskState, context_schema=WorkflowContext)
     g.add_node("draft", nodes.draft)
     g.add_node("check", nodes.check)

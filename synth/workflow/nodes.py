@@ -52,7 +52,7 @@ def _reference(task: TaskDescription) -> ReferenceProgram | None:
 
 
 def _exemplars(ctx: WorkflowContext, task: TaskDescription) -> list[dict[str, str]]:
-    out = []
+    out: list[dict[str, str]] = []
     available = set(ctx.exemplar_library.list_bootcamps())
     for name in EXEMPLARS.get(task.kind, []):
         if len(out) >= ctx.config.exemplars:
@@ -82,7 +82,7 @@ async def _ask_coder(
                      prompt_version=version)
 
 
-def _reject(code: str, reason: str, **update: Any) -> Command[Literal["reject"]]:
+def _reject(code: str, reason: str, **update: Any) -> Command[Any]:
     return Command(goto="reject", update={"reason_code": code, "reason": reason, **update})
 
 
@@ -143,20 +143,22 @@ async def check(
             path = ctx.run.candidate_dir(task.id) / f"{stem}.check.json"
             path.write_text(report.model_dump_json(indent=1), encoding="utf-8")
             hard = [x for x in report.checks if x.hard]
-            c.update(
-                checked=True, passed=report.passed,
-                hard_passed=sum(1 for x in hard if x.status.value == "passed"),
-                hard_total=len(hard), failing=[x.name for x in report.failing],
-                feedback=report.feedback(), infrastructure_error=report.infrastructure_error,
-                report_path=str(path.relative_to(ctx.run.root)),
-            )
+            c["checked"] = True
+            c["passed"] = report.passed
+            c["hard_passed"] = sum(1 for x in hard if x.status.value == "passed")
+            c["hard_total"] = len(hard)
+            c["failing"] = [x.name for x in report.failing]
+            c["feedback"] = report.feedback()
+            c["infrastructure_error"] = report.infrastructure_error
+            c["report_path"] = str(path.relative_to(ctx.run.root))
             ctx.run.events.emit(
                 "sandbox", task.id, node="check", backend=report.backend, passed=report.passed,
                 failing=c["failing"], elapsed_s=report.timings.get("total_s"), round=c.get("round"),
                 infrastructure_error=report.infrastructure_error,
             )
         checked.append(c)
-    pool = checked + ([state["best"]] if state.get("best") else [])
+    prev = state.get("best")
+    pool: list[Candidate] = checked + ([prev] if prev else [])
     best = max(pool, key=_score) if pool else None
     rnd = state.get("round", 0)
     history = [*state.get("history", []), {

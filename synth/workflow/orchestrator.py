@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from synth.library import Library
 from synth.llm import LLMCallRecord, LLMClient
 from synth.prompts import default_prompts
-from synth.runs import Run, RunConfig, read_events
+from synth.runs import Run, read_events
 from synth.sandbox import get_backend
 from synth.tasks import TaskDescription
 from synth.workflow.graph import build_graph
@@ -113,7 +113,7 @@ async def execute(
     run.events.emit("run_start", None, tasks=len(tasks), config_hash=cfg.config_hash())
 
     async with AsyncSqliteSaver.from_conn_string(str(run.checkpoint_path)) as saver:
-        graph = build_graph().compile(checkpointer=saver)
+        graph: Any = build_graph().compile(checkpointer=saver)
 
         async def one(task: TaskDescription) -> TaskOutcome:
             thread: Any = {"configurable": {"thread_id": task.id}, "recursion_limit": 100}
