@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import typer
 
+from synth.commands import check as check_cmd
 from synth.commands import export as export_cmd
 from synth.commands import library as library_cmd
+from synth.commands import run as run_cmd
+from synth.commands import sources as sources_cmd
 
 app = typer.Typer(
     name="synth",
@@ -14,6 +17,13 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+app.command("run", help="Grow the library from a task source: draft, gate, revise, filter, commit.")(
+    run_cmd.run_command
+)
+app.command("check", help="Run the quality gate on a bootcamp module (or audit a folder).")(
+    check_cmd.check_command
+)
+app.add_typer(sources_cmd.app, name="sources", help="Task-description sources.")
 app.add_typer(library_cmd.app, name="library", help="List, show and add bootcamps of a library.")
 app.command("export", help="Write seeded, split-disjoint training data (verl rows).")(
     export_cmd.export_command

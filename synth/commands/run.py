@@ -1,0 +1,228 @@
+"""`synth run`: grow the library from a task-description source (the main job)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from pydantic import SecretStr, ValidationError
+from rich.console import Console, Group
+from rich.live import Live
+from rich.table import Table
+
+from synth.library import DEFAULT_LIBRARY, Library
+from synth.llm import LLMClient, ModelSpec, Price
+from synth.local_model import LOCAL_MODEL_NAME, SMOKE_NOTICE, LocalModelError, LocalModelServer
+from synth.runs import Run, RunConfig, RunError
+from synth.sandbox import SandboxUnavailableError, close_backends, get_backend
+from synth.tasks import SourceError, TaskDescription
+from synth.workflow.orchestrator import (
+    RunSummary,
+    TaskOutcome,
+    execute,
+    ledger_sink,
+    load_tasks,
+    save_tasks,
+)
+
+err = Console(stderr=True, highlight=False)
+LOCAL = "local"
+DEFAULT_CODER = "gpt-4.1-mini"
+DEFAULT_SOLVER = "gpt-4.1-nano"
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    err.print(f"[bold red]error:[/] {message}", soft_wrap=True)
+    return typer.Exit(code)
+
+
+def _spec(model: str | None, base_url: str | None, key: str | None, default: str, **kw: Any) -> ModelSpec:
+    return ModelSpec(model=model or default, base_url=base_url, api_key=SecretStr(key) if key else None, **kw)
+
+
+def resolve_models(
+    model: str | None, coder_model: str | None, solver_model: str | None, base_url: str | None,
+    coder_base_url: str | None, solver_base_url: str | None, env: dict[str, str],
+) -> tuple[ModelSpec, ModelSpec, bool]:
+    """The two roles' specs and whether the local smoke-test model is to be started.
+
+    The environment is read here, at the edge: ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY``.
+    """
+    base = base_url or env.get("OPENAI_BASE_URL") or None
+    key = env.get("OPENAI_API_KEY") or None
+    configured = any([base, key, coder_base_url, solver_base_url])
+    if model == LOCAL or (model is None and not configured and not coder_model and not solver_model):
+        spec = ModelSpec(model=LOCAL_MODEL_NAME, base_url=LOCAL, max_tokens=2048, temperature=0.7)
+        return spec, spec.model_copy(update={"max_tokens": 512}), True
+    if model is not None:
+        coder_model = coder_model or model
+        solver_model = solver_model or model
+    coder = _spec(coder_model, coder_base_url or base, key, DEFAULT_CODER)
+    solver = _spec(solver_model, solver_base_url or base, key, DEFAULT_SOLVER, max_tokens=4096)
+    return coder, solver, False
+
+
+def load_source_tasks(source: str, path: Path | None, limit: int | None, sandbox: str) -> list[TaskDescription]:
+    from synth.commands.sources import consume, open_stream
+
+    given: dict[str, Any] = {"path": path, "limit": limit}
+    if source == "codecontests":
+        given["backend"] = sandbox
+    tasks: list[TaskDescription] = []
+    skipped: Counter[str] = Counter()
+    for item in consume(open_stream(source, **given)):
+        if isinstance(item, SourceError):
+            skipped[str(item.reason)] += 1
+        else:
+            tasks.append(item)
+    if skipped:
+        err.print("source: skipped " + ", ".join(f"{n} ({r})" for r, n in skipped.most_common()))
+    return tasks
+
+
+def _view(summary: dict[str, Any], llm: LLMClient, started: float, total: int) -> Table:
+    t = Table(title="synth run", show_header=False, expand=False)
+    counts: Counter[str] = summary["counts"]
+    t.add_row("tasks done", f"{sum(counts.values())} / {total}")
+    t.add_row("accepted", str(counts.get("accepted", 0)))
+    reasons: Counter[str] = summary["reasons"]
+    t.add_row("rejected", ", ".join(f"{r}: {n}" for r, n in reasons.most_common()) or "0")
+    t.add_row("tokens in / out", f"{llm.total_tokens_in:,} / {llm.total_tokens_out:,}")
+    t.add_row("cost", f"${llm.total_cost_usd:.4f}")
+    t.add_row("elapsed", f"{time.monotonic() - started:.0f}s")
+    return t
+
+
+def _final_table(summary: RunSummary) -> Table:
+    t = Table(title=f"run {summary.run_id}: {summary.counts()}")
+    for col in ("task", "status", "reason", "bootcamp"):
+        t.add_column(col, overflow="fold")
+    for o in summary.outcomes:
+        style = {"accepted": "green", "rejected": "red", "failed": "bold red"}.get(o.status, "dim")
+        t.add_row(o.task_id, f"[{style}]{o.status}[/]", f"{o.reason_code}: {o.reason}"[:160], o.bootcamp or "")
+    return t
+
+
+def run_command(
+    source: Annotated[str, typer.Option(help="Task-description source (see `synth sources list`).")] = "codecontests",
+    path: Annotated[Path | None, typer.Option(help="Source data file or folder (default: bundled sample).")] = None,
+    limit: Annotated[int | None, typer.Option(help="At most this many tasks.")] = None,
+    model: Annotated[str | None, typer.Option(help="One model for both roles; 'local' = the packaged smoke-test model.")] = None,
+    coder_model: Annotated[str | None, typer.Option(help=f"Code model (default {DEFAULT_CODER}).")] = None,
+    solver_model: Annotated[str | None, typer.Option(help=f"Solver model (default {DEFAULT_SOLVER}).")] = None,
+    base_url: Annotated[str | None, typer.Option(help="Endpoint for both roles (default: OPENAI_BASE_URL).")] = None,
+    coder_base_url: Annotated[str | None, typer.Option(help="Endpoint of the code model.")] = None,
+    solver_base_url: Annotated[str | None, typer.Option(help="Endpoint of the solver model.")] = None,
+    candidates: Annotated[int, typer.Option(help="Drafts per task, in parallel.")] = 2,
+    rounds: Annotated[int, typer.Option(help="Revision rounds after the draft.")] = 3,
+    samples: Annotated[int, typer.Option(help="K: solver attempts in the filter.")] = 64,
+    concurrency: Annotated[int, typer.Option(help="Tasks in flight at once.")] = 4,
+    llm_concurrency: Annotated[int, typer.Option(help="Model calls in flight per endpoint.")] = 16,
+    sandbox: Annotated[str, typer.Option(help="auto | process | bwrap | docker")] = "auto",
+    library: Annotated[Path, typer.Option(help="Library to commit into.")] = DEFAULT_LIBRARY,
+    runs_dir: Annotated[Path, typer.Option(help="Folder of run folders.")] = Path("runs"),
+    budget: Annotated[float | None, typer.Option(help="Stop starting new tasks once this many USD are spent.")] = None,
+    prices: Annotated[Path | None, typer.Option(help="JSON price table {model: {input_per_mtok, output_per_mtok}}.")] = None,
+    require_review: Annotated[bool, typer.Option(help="Commit as pending review instead of live.")] = False,
+    force: Annotated[bool, typer.Option(help="Synthesise tasks already in the library again.")] = False,
+    request_timeout: Annotated[float, typer.Option(help="Seconds before a model call is retried.")] = 180.0,
+    resume: Annotated[str | None, typer.Option(help="Continue the run with this id.")] = None,
+) -> None:
+    """Turn task descriptions into gated, filtered bootcamps committed into the library."""
+    coder, solver, use_local = resolve_models(
+        model, coder_model, solver_model, base_url, coder_base_url, solver_base_url, dict(os.environ)
+    )
+    try:
+        coder = coder.model_copy(update={"timeout_s": request_timeout})
+        solver = solver.model_copy(update={"timeout_s": request_timeout})
+        ModelSpec.model_validate(coder.model_dump())
+    except ValidationError as exc:
+        raise fail(f"invalid --request-timeout: {exc.errors()[0]['msg']}") from None
+    try:
+        price_table = {k: Price.model_validate(v) for k, v in json.loads(prices.read_text()).items()} if prices else {}
+        cfg = RunConfig(
+            source=source, path=str(path) if path else None, limit=limit, coder=coder, solver=solver,
+            candidates=candidates, rounds=rounds, samples=samples, sandbox=sandbox,  # type: ignore[arg-type]
+            library=str(library.resolve()), require_review=require_review, force=force,
+            prices=price_table, concurrency=concurrency, llm_concurrency=llm_concurrency,
+            budget_usd=budget,
+        )
+    except (ValidationError, ValueError, OSError) as exc:
+        raise fail(f"invalid option: {str(exc).splitlines()[0]}") from None
+    try:
+        get_backend(cfg.sandbox)
+    except SandboxUnavailableError as exc:
+        raise fail(f"sandbox: {exc}") from None
+    try:
+        if resume:
+            run = Run.resume(runs_dir, resume, cfg)
+            tasks = load_tasks(run)
+            err.print(f"resuming run {run.run_id} ({len(tasks)} tasks)")
+        else:
+            tasks = load_source_tasks(source, path, limit, sandbox)
+            if not tasks:
+                raise fail(f"source {source!r} gave no tasks")
+            run = Run.create(runs_dir, cfg)
+            save_tasks(run, tasks)
+            err.print(f"run {run.run_id}: {len(tasks)} task(s) from {source} -> {run.root}")
+    except RunError as exc:
+        raise fail(str(exc)) from None
+
+    server = LocalModelServer() if use_local else None
+    if server is not None:
+        err.print(f"[yellow]{SMOKE_NOTICE}[/]", soft_wrap=True)
+        try:
+            server.start()
+        except LocalModelError as exc:
+            raise fail(str(exc)) from None
+        coder = coder.model_copy(update={"base_url": server.base_url})
+        solver = solver.model_copy(update={"base_url": server.base_url})
+    try:
+        summary = asyncio.run(_run(run, tasks, coder, solver, cfg))
+    finally:
+        if server is not None:
+            server.stop()
+        close_backends()
+    err.print(_final_table(summary))
+    err.print(
+        f"{summary.counts().get('accepted', 0)} accepted of {len(tasks)}; tokens {summary.tokens_in:,} in / "
+        f"{summary.tokens_out:,} out; ${summary.cost_usd:.4f}; {summary.elapsed_s:.1f}s; run folder {run.root}"
+    )
+    if summary.budget_stopped:
+        err.print("[yellow]the budget was spent: tasks not started are left for `--resume`[/]")
+
+
+async def _run(run: Run, tasks: list[TaskDescription], coder: ModelSpec, solver: ModelSpec, cfg: RunConfig) -> RunSummary:
+    llm = LLMClient(
+        {"coder": coder, "solver": solver}, prices=cfg.prices, max_concurrency=cfg.llm_concurrency,
+        on_record=ledger_sink(run), transcript_dir=run.root / "transcripts",
+    )
+    started = time.monotonic()
+    live_state: dict[str, Any] = {"counts": Counter(), "reasons": Counter()}
+
+    def on_outcome(o: TaskOutcome) -> None:
+        live_state["counts"][o.status] += 1
+        if o.status != "accepted":
+            live_state["reasons"][o.reason_code] += 1
+
+    with Live(_view(live_state, llm, started, len(tasks)), console=err, refresh_per_second=2, transient=True) as live:
+        async def refresh() -> None:
+            while True:
+                live.update(Group(_view(live_state, llm, started, len(tasks))))
+                await asyncio.sleep(0.5)
+
+        ticker = asyncio.create_task(refresh())
+        try:
+            return await execute(run, tasks, llm=llm, library=Library(Path(cfg.library)), on_outcome=on_outcome)
+        finally:
+            ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await ticker
+            await llm.aclose()

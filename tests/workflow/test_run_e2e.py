@@ -1,0 +1,164 @@
+"""`synth run` end to end: the real CLI, the real openai client over HTTP, a scripted fake endpoint
+in its own process, the process sandbox, LangGraph with SQLite checkpoints."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from e2e import (
+    FakeEndpoint,
+    library_state,
+    only_run,
+    outcomes,
+    run_args,
+    synth,
+    synth_env,
+    write_tasks,
+)
+
+from synth.library import Library
+from synth.runs import read_events
+
+SCRIPTED = ["accept-a", "revise-b", "broken-c", "easy-d", "hard-e"]
+EXPECTED = {
+    "local/accept-a": ("accepted", "accepted"),
+    "local/revise-b": ("accepted", "accepted"),
+    "local/broken-c": ("rejected", "gate_failed"),
+    "local/easy-d": ("rejected", "too_easy"),
+    "local/hard-e": ("rejected", "too_hard"),
+}
+
+
+@pytest.fixture
+def fake(tmp_path: Path):
+    endpoint = FakeEndpoint(tmp_path, "toy")
+    yield endpoint
+    endpoint.close()
+
+
+def test_scripted_run_accepts_and_rejects_as_scripted(tmp_path: Path, fake: FakeEndpoint):
+    tasks = write_tasks(tmp_path / "tasks", SCRIPTED)
+    lib, runs = tmp_path / "lib", tmp_path / "runs"
+    res = synth(run_args(tasks, lib, runs), synth_env(fake.base_url))
+    assert res.returncode == 0, res.stderr[-3000:]
+    run_dir = only_run(runs)
+    assert outcomes(run_dir) == EXPECTED
+    library = Library(lib)
+    assert sorted(library.list_bootcamps()) == ["local_accept_a", "local_revise_b"]
+    for name in library.list_bootcamps():
+        cls = library.load_bootcamp(name)
+        case = cls.from_level("hard", seed=3).case_generator()
+        assert cls.verify_score(cls.wrap_answer(cls.reference_answer(case)), case) == 1.0
+        rec = library.record(name)
+        assert rec.origin == "generated" and rec.run_id == run_dir.name
+        assert rec.coder_model == "fake-coder" and rec.solver_model == "fake-solver"
+        assert rec.pass_rate is not None and 0.03 <= rec.pass_rate <= 0.85
+        assert set(rec.level_pass_rates) == {"easy", "medium", "hard"}
+        assert rec.level_pass_rates["easy"] == 1.0 and rec.level_pass_rates["hard"] == 0.0
+        assert rec.prompt_version and rec.content_hash
+    # the revised task needed a second round: its first candidates failed the static check
+    cands = sorted(p.name for p in (run_dir / "candidates" / "local_revise-b").iterdir())
+    assert "round_0_0.py" in cands and "round_1_0.py" in cands and "round_0_0.check.json" in cands
+    first = json.loads((run_dir / "candidates" / "local_revise-b" / "round_0_0.check.json").read_text())
+    assert first["passed"] is False
+    assert any(c["name"] == "static" and c["status"] == "failed" for c in first["checks"])
+    events = read_events(run_dir / "events.jsonl")
+    kinds = {e["kind"] for e in events}
+    assert {"run_start", "llm_call", "sandbox", "filter", "commit", "reject", "run_end"} <= kinds
+    calls = [e for e in events if e["kind"] == "llm_call"]
+    assert all(e["tokens_in"] > 0 and e["latency_s"] >= 0 for e in calls if e["ok"])
+    assert (run_dir / "checkpoints.sqlite").stat().st_size > 0
+    assert len(list((run_dir / "transcripts").glob("*.json"))) == len(calls)
+    # a second run skips tasks already in the library
+    res = synth(run_args(tasks, lib, runs), synth_env(fake.base_url))
+    assert res.returncode == 0
+    second = next(d for d in runs.iterdir() if d != run_dir)
+    assert outcomes(second)["local/accept-a"] == ("skipped", "in_library")
+
+
+def test_fault_injection_every_task_ends_with_a_reason(tmp_path: Path):
+    endpoint = FakeEndpoint(tmp_path, "toy", "--fault-rate", "0.3", "--seed", "7")
+    try:
+        tasks = write_tasks(tmp_path / "tasks", [f"accept-{i}" for i in range(3)] + ["broken-x", "hard-y"])
+        res = synth(run_args(tasks, tmp_path / "lib", tmp_path / "runs"), synth_env(endpoint.base_url))
+    finally:
+        endpoint.close()
+    assert res.returncode == 0, res.stderr[-3000:]
+    result = outcomes(only_run(tmp_path / "runs"))
+    assert len(result) == 5
+    for task, (status, reason) in result.items():
+        assert status in ("accepted", "rejected"), (task, status, reason)
+        assert reason
+    events = read_events(only_run(tmp_path / "runs") / "events.jsonl")
+    retried = [e for e in events if e["kind"] == "llm_call" and e["attempts"] > 1]
+    assert retried, "the fault injection should have caused retries"
+
+
+def _kill_when(proc: subprocess.Popen, runs: Path, predicate, timeout: float = 300) -> Path:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        dirs = [d for d in runs.iterdir() if d.is_dir()] if runs.exists() else []
+        if dirs and predicate(read_events(dirs[0] / "events.jsonl")):
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(10)
+            return dirs[0]
+        if proc.poll() is not None:
+            raise AssertionError(f"run ended before it could be killed: {proc.stderr.read()[-2000:]}")
+        time.sleep(0.05)
+    raise AssertionError("the run never reached the kill point")
+
+
+def test_kill_and_resume_equals_uninterrupted_run(tmp_path: Path):
+    names = ["accept-a", "revise-b", "broken-c", "accept-d", "easy-e", "accept-f"]
+    tasks = write_tasks(tmp_path / "tasks", names)
+    slow = FakeEndpoint(tmp_path, "toy", "--delay", "0.05")
+    try:
+        env = synth_env(slow.base_url)
+        ref = synth(run_args(tasks, tmp_path / "ref-lib", tmp_path / "ref-runs", "--concurrency", "2"), env)
+        assert ref.returncode == 0, ref.stderr[-2000:]
+        args = run_args(tasks, tmp_path / "lib", tmp_path / "runs", "--concurrency", "2")
+        proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                text=True, start_new_session=True)
+        run_dir = _kill_when(proc, tmp_path / "runs",
+                             lambda ev: sum(e["kind"] == "commit" for e in ev) >= 1)
+        changed = synth([*args, "--resume", run_dir.name, "--rounds", "5"], env)
+        assert changed.returncode == 2 and "rounds" in changed.stderr
+        res = synth([*args, "--resume", run_dir.name], env)
+        assert res.returncode == 0, res.stderr[-3000:]
+    finally:
+        slow.close()
+    assert outcomes(run_dir) == outcomes(only_run(tmp_path / "ref-runs"))
+    assert library_state(tmp_path / "lib") == library_state(tmp_path / "ref-lib")
+    names_in_lib = [n for n, *_ in library_state(tmp_path / "lib")]
+    assert len(names_in_lib) == len(set(names_in_lib))
+    assert not list((tmp_path / "lib").rglob("*.tmp"))
+    lib = Library(tmp_path / "lib")
+    for name in lib.list_bootcamps():
+        lib.load_bootcamp(name)  # hash matches: no partial file
+
+
+def test_two_runs_commit_into_one_library(tmp_path: Path, fake: FakeEndpoint):
+    lib = tmp_path / "lib"
+    env = synth_env(fake.base_url)
+    a = write_tasks(tmp_path / "a", [f"accept-a{i}" for i in range(4)])
+    b = write_tasks(tmp_path / "b", [f"accept-b{i}" for i in range(4)])
+    procs = [
+        subprocess.Popen(run_args(folder, lib, tmp_path / f"runs-{folder.name}"), env=env,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        for folder in (a, b)
+    ]
+    for p in procs:
+        _, err = p.communicate(timeout=600)
+        assert p.returncode == 0, err[-2000:]
+    state = library_state(lib)
+    assert {t for _, t, _, _ in state} == {f"local/accept-{x}{i}" for x in "ab" for i in range(4)}
+    lib_obj = Library(lib)
+    assert len(lib_obj.list_bootcamps()) == 8
+    for name in lib_obj.list_bootcamps():
+        lib_obj.load_bootcamp(name)
