@@ -65,7 +65,7 @@ _COMPARISONS: dict[str, Any] = {
     "!=": operator.ne,
 }
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "//": 2, "%": 2}
-_INT_LITERAL = re.compile(r"-?[0-9]{1,12}")
+_INT_LITERAL = re.compile(r"-?(?:0|[1-9][0-9]{0,11})")  # canonical: no leading zeros
 
 
 class CodeOutputBootcamp(BaseBootcamp):

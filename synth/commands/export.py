@@ -64,7 +64,7 @@ def export_command(
         try:
             summary = export(cfg, progress)
         except (LibraryError, KeyError, ValueError) as exc:
-            err.print(f"[bold red]error:[/] {exc}")
+            err.print(f"[bold red]error:[/] {exc}", soft_wrap=True)
             raise typer.Exit(2) from exc
 
     table = Table(title=f"export to {out}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +19,8 @@ NAMES = Library().list_bootcamps()
 
 
 def run(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    res = subprocess.run([*SYNTH, *args], capture_output=True, text=True, timeout=600)
+    env = {**os.environ, "COLUMNS": "200"}
+    res = subprocess.run([*SYNTH, *args], capture_output=True, text=True, timeout=600, env=env)
     if check:
         assert res.returncode == 0, res.stderr[-3000:]
     return res
