@@ -18,8 +18,8 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command
 
 import synth.bootcamp
-from filters.self_consistency import FilterConfig, FilterResult, run_filter
-from synth.checks import CheckReport, run_checks
+from filters.self_consistency import FilterConfig, FilterResult
+from synth.checks import CheckReport
 from synth.extract import extract_code
 from synth.library import LibraryError
 from synth.llm import LLMFailure
@@ -136,7 +136,7 @@ async def check(
         if c.get("code") and not c.get("checked"):
             async with ctx.sandbox_slots:
                 report: CheckReport = await asyncio.to_thread(
-                    run_checks, c["code"] or "", reference=ref.code if ref else None,
+                    ctx.gate, c["code"] or "", reference=ref.code if ref else None,
                     backend=ctx.backend, name=f"{task.id} round {c.get('round')}",
                 )
             stem = f"round_{c.get('round', 0)}_{c.get('index', 0)}"
@@ -237,7 +237,7 @@ async def filter_node(
     fcfg = FilterConfig(samples=cfg.samples, low=cfg.band_low, high=cfg.band_high, seed=seed,
                         solver_concurrency=cfg.llm_concurrency)
     async with ctx.sandbox_slots:
-        res = await run_filter(code, solve, config=fcfg, backend=ctx.backend)
+        res: FilterResult = await ctx.acceptance_filter(code, solve, config=fcfg, backend=ctx.backend)
     ctx.run.write_json(f"filter/{task_slug(task.id)}.json", res.model_dump(mode="json"))
     summary = _filter_summary(res)
     ctx.run.events.emit("filter", task.id, **summary)

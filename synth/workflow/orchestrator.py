@@ -91,6 +91,7 @@ async def execute(
     library: Library,
     exemplar_library: Library | None = None,
     on_outcome: Callable[[TaskOutcome], None] | None = None,
+    overrides: dict[str, Any] | None = None,
 ) -> RunSummary:
     """Run (or continue) every task of ``run``; return what became of each."""
     cfg = run.config
@@ -107,6 +108,7 @@ async def execute(
         prompts=default_prompts(),
         sandbox_slots=asyncio.Semaphore(cfg.sandbox_slots),
         budget=Budget(cfg.budget_usd, llm),
+        **(overrides or {}),
     )
     summary = RunSummary(run_id=run.run_id, run_dir=str(run.root))
     slots = asyncio.Semaphore(cfg.concurrency)

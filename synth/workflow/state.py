@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypedDict
 
+from filters.self_consistency import run_filter
+from synth.checks import run_checks
 from synth.library import Library
 from synth.llm import LLMClient
 from synth.prompts import Prompts
@@ -70,4 +73,7 @@ class WorkflowContext:
     prompts: Prompts
     sandbox_slots: asyncio.Semaphore
     budget: Budget
+    #: the gate and the filter; replaceable only to benchmark orchestration alone
+    gate: Callable[..., Any] = run_checks
+    acceptance_filter: Callable[..., Any] = run_filter
     extra: dict[str, Any] = field(default_factory=dict)
