@@ -8,6 +8,29 @@
     runs/<run_id>/transcripts/           request and response text of every model call
     runs/<run_id>/tasks/<task>.json      the task description as loaded
     runs/<run_id>/report.html            written by `synth report`
+    runs/<run_id>/tasks.jsonl            the task descriptions of the run (resume reads them)
+    runs/<run_id>/summary.json           RunSummary: outcome per task, tokens, cost, elapsed
+
+Events (one JSON object per line: ``ts`` (unix seconds), ``kind``, ``task`` (task id or null)
+plus fields by kind):
+
+    run_start   tasks, config_hash
+    task_start  resumed
+    llm_call    LLMCallRecord fields: call_id, role (coder|solver), model, endpoint,
+                tag ("<task>|draft|<i>", "<task>|revise|<round>", "<task>|solve"), prompt_version,
+                tokens_in, tokens_out, latency_s, cost_usd, attempts, ok, error_kind, error,
+                finish_reason
+    node        node (draft|check|revise|filter), elapsed_s, round; draft/revise: with_code,
+                failures (extraction/model failure kinds); check: passed
+    sandbox     node=check, backend, passed, failing (check names), elapsed_s, round,
+                infrastructure_error
+    filter      verdict, reason, pass_rate, answered, requested, stopped_early,
+                level_pass_rates, level_counts
+    commit      name, pass_rate
+    reject      reason_code, reason
+    task_error  error, traceback
+    task_end    status (accepted|rejected|failed|skipped|not_started), reason_code, reason, bootcamp
+    run_end     run_id, tokens_in, tokens_out, cost_usd, elapsed_s, budget_stopped, counts, reasons
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import json
 import re
+import time
 from pathlib import Path
 from typing import Any, Literal
 
@@ -92,6 +93,7 @@ def _reject(code: str, reason: str, **update: Any) -> Command[Any]:
 async def draft(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command[Literal["check", "reject"]]:
     """Ask the code model for ``candidates`` modules in parallel."""
     ctx = runtime.context
+    t0 = time.perf_counter()
     task = _task(state)
     ref = _reference(task)
     text, version = ctx.prompts.render(
@@ -102,10 +104,13 @@ async def draft(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command[
         reference_program=ref.code if ref else None,
         has_reference=ref is not None,
     )
-    ctx.run.events.emit("node", task.id, node="draft", prompt_version=version)
     cands = await asyncio.gather(
         *[_ask_coder(ctx, task, text, version, f"draft|{i}", 0, i) for i in range(ctx.config.candidates)]
     )
+    ctx.run.events.emit("node", task.id, node="draft", round=0, prompt_version=version,
+                        elapsed_s=round(time.perf_counter() - t0, 4), candidates=len(cands),
+                        with_code=sum(1 for c in cands if c.get("code")),
+                        failures=[c.get("failure") for c in cands if c.get("failure")])
     for c in cands:
         _save_candidate(ctx, task, c)
     if all((c.get("failure") or "").startswith("llm_") for c in cands):
@@ -128,6 +133,7 @@ async def check(
 ) -> Command[Literal["filter", "revise", "reject"]]:
     """Run the quality gate on every new candidate; keep the best so far; route."""
     ctx = runtime.context
+    t0 = time.perf_counter()
     task = _task(state)
     ref = _reference(task)
     checked: list[Candidate] = []
@@ -169,7 +175,8 @@ async def check(
     }]
     update: dict[str, Any] = {"candidates": checked, "best": best, "history": history}
     ctx.run.events.emit("node", task.id, node="check", round=rnd,
-                        passed=bool(best and best.get("passed")))
+                        passed=bool(best and best.get("passed")),
+                        elapsed_s=round(time.perf_counter() - t0, 4))
     if best is not None and best.get("passed"):
         return Command(goto="filter", update=update)
     if checked and all(c.get("infrastructure_error") for c in checked if c.get("code")) and any(
@@ -187,6 +194,7 @@ async def check(
 async def revise(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command[Literal["check", "reject"]]:
     """Show the code model its best candidate and the gate's evidence; get one revision."""
     ctx = runtime.context
+    t0 = time.perf_counter()
     task = _task(state)
     ref = _reference(task)
     best = state.get("best") or {}
@@ -201,8 +209,10 @@ async def revise(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command
             "revise_extraction.j2", detail=best.get("detail", "no code"), round=rnd,
             rounds=ctx.config.rounds, task=task,
         )
-    ctx.run.events.emit("node", task.id, node="revise", round=rnd, prompt_version=version)
     cand = await _ask_coder(ctx, task, text, version, f"revise|{rnd}", rnd, 0)
+    ctx.run.events.emit("node", task.id, node="revise", round=rnd, prompt_version=version,
+                        elapsed_s=round(time.perf_counter() - t0, 4), with_code=bool(cand.get("code")),
+                        failures=[cand.get("failure")] if cand.get("failure") else [])
     _save_candidate(ctx, task, cand)
     if (cand.get("failure") or "").startswith("llm_") and rnd >= ctx.config.rounds:
         return _reject("llm_failure", f"revision call failed: {cand.get('detail', '')[:200]}", round=rnd)
@@ -222,6 +232,7 @@ async def filter_node(
 ) -> Command[Literal["commit", "reject"]]:
     """The solver's pass rate on the best candidate must lie in the band."""
     ctx = runtime.context
+    t0 = time.perf_counter()
     task = _task(state)
     best = state.get("best") or {}
     code = best.get("code") or ""
@@ -241,6 +252,7 @@ async def filter_node(
     ctx.run.write_json(f"filter/{task_slug(task.id)}.json", res.model_dump(mode="json"))
     summary = _filter_summary(res)
     ctx.run.events.emit("filter", task.id, **summary)
+    ctx.run.events.emit("node", task.id, node="filter", elapsed_s=round(time.perf_counter() - t0, 4))
     if res.accepted:
         return Command(goto="commit", update={"filter": summary})
     return _reject(res.verdict, f"filter: {res.reason}", filter=summary)
