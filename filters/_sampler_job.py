@@ -1,6 +1,6 @@
 """In-sandbox sampler of the self-consistency filter (standard library only; run untrusted).
 
-argv: _sampler_job.py CANDIDATE_FILE K SEED
+argv: _sampler_job.py CANDIDATE_FILE K SEED [--answers]
 Prints one JSON line: {"items": [{"level", "seed", "identity", "prompt"}, ...]} or
 {"error": ..., "traceback": ...}. Levels are visited round-robin so every LEVEL is measured.
 """
@@ -15,6 +15,7 @@ from typing import Any
 
 def main() -> None:
     path, k, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    with_answers = len(sys.argv) > 4 and sys.argv[4] == "--answers"
     try:
         spec = importlib.util.spec_from_file_location("candidate", path)
         assert spec is not None and spec.loader is not None
@@ -38,8 +39,10 @@ def main() -> None:
             bc = cls.from_level(level, seed=s) if level is not None else cls(seed=s)
             identity = bc.case_generator()
             prompt = cls.prompt_func(identity)
-            items.append({"level": level or "default", "seed": s, "identity": identity,
-                          "prompt": prompt})
+            item = {"level": level or "default", "seed": s, "identity": identity, "prompt": prompt}
+            if with_answers:
+                item["answer"] = cls.reference_answer(identity)
+            items.append(item)
         out: dict[str, Any] = {"items": items}
     except BaseException as exc:  # report, never hide
         out = {"error": f"{type(exc).__name__}: {exc}"[:500],
