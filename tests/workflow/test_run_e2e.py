@@ -162,3 +162,22 @@ def test_two_runs_commit_into_one_library(tmp_path: Path, fake: FakeEndpoint):
     assert len(lib_obj.list_bootcamps()) == 8
     for name in lib_obj.list_bootcamps():
         lib_obj.load_bootcamp(name)
+
+
+def test_budget_stops_new_work_and_says_so(tmp_path: Path, fake: FakeEndpoint):
+    prices = tmp_path / "prices.json"
+    # ~1000 tokens per draft call at $10/token: the first task's drafts exhaust a $1 budget
+    prices.write_text(json.dumps({"fake-coder": {"input_per_mtok": 1e7, "output_per_mtok": 1e7}}))
+    tasks = write_tasks(tmp_path / "tasks", [f"accept-{i}" for i in range(4)])
+    args = run_args(tasks, tmp_path / "lib", tmp_path / "runs", "--concurrency", "1",
+                    "--budget", "1", "--prices", str(prices))
+    res = synth(args, synth_env(fake.base_url))
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert "budget was spent" in res.stderr
+    result = outcomes(only_run(tmp_path / "runs"))
+    statuses = [s for s, _ in result.values()]
+    assert statuses[0] == "accepted"  # in flight when the budget ran out: finished
+    assert statuses[1:] == ["not_started"] * 3
+    assert all(r == "budget" for s, r in result.values() if s == "not_started")
+    summary = json.loads((only_run(tmp_path / "runs") / "summary.json").read_text())
+    assert summary["cost_usd"] >= 1 and summary["budget_stopped"] is True
