@@ -9,7 +9,7 @@ import os
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from pydantic import SecretStr, ValidationError
@@ -17,20 +17,14 @@ from rich.console import Console, Group
 from rich.live import Live
 from rich.table import Table
 
-from synth.library import DEFAULT_LIBRARY, Library
-from synth.llm import LLMClient, ModelSpec, Price
-from synth.local_model import LOCAL_MODEL_NAME, SMOKE_NOTICE, LocalModelError, LocalModelServer
-from synth.runs import Run, RunConfig, RunError
-from synth.sandbox import SandboxUnavailableError, close_backends, get_backend
-from synth.tasks import SourceError, TaskDescription
-from synth.workflow.orchestrator import (
-    RunSummary,
-    TaskOutcome,
-    execute,
-    ledger_sink,
-    load_tasks,
-    save_tasks,
-)
+from synth.library import DEFAULT_LIBRARY
+from synth.local_model import LOCAL_MODEL_NAME
+
+if TYPE_CHECKING:  # heavy imports (openai, langgraph) happen only when `synth run` runs
+    from synth.llm import LLMClient, ModelSpec
+    from synth.runs import Run, RunConfig
+    from synth.tasks import TaskDescription
+    from synth.workflow.orchestrator import RunSummary
 
 err = Console(stderr=True, highlight=False)
 LOCAL = "local"
@@ -44,6 +38,8 @@ def fail(message: str, code: int = 2) -> typer.Exit:
 
 
 def _spec(model: str | None, base_url: str | None, key: str | None, default: str, **kw: Any) -> ModelSpec:
+    from synth.llm import ModelSpec
+
     return ModelSpec(model=model or default, base_url=base_url, api_key=SecretStr(key) if key else None, **kw)
 
 
@@ -55,6 +51,8 @@ def resolve_models(
 
     The environment is read here, at the edge: ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY``.
     """
+    from synth.llm import ModelSpec
+
     base = base_url or env.get("OPENAI_BASE_URL") or None
     key = env.get("OPENAI_API_KEY") or None
     configured = any([base, key, coder_base_url, solver_base_url])
@@ -71,6 +69,7 @@ def resolve_models(
 
 def load_source_tasks(source: str, path: Path | None, limit: int | None, sandbox: str) -> list[TaskDescription]:
     from synth.commands.sources import consume, open_stream
+    from synth.tasks import SourceError
 
     given: dict[str, Any] = {"path": path, "limit": limit}
     if source == "codecontests":
@@ -136,6 +135,12 @@ def run_command(
     resume: Annotated[str | None, typer.Option(help="Continue the run with this id.")] = None,
 ) -> None:
     """Turn task descriptions into gated, filtered bootcamps committed into the library."""
+    from synth.llm import ModelSpec, Price
+    from synth.local_model import SMOKE_NOTICE, LocalModelError, LocalModelServer
+    from synth.runs import Run, RunConfig, RunError
+    from synth.sandbox import SandboxUnavailableError, close_backends, get_backend
+    from synth.workflow.orchestrator import load_tasks, save_tasks
+
     coder, solver, use_local = resolve_models(
         model, coder_model, solver_model, base_url, coder_base_url, solver_base_url, dict(os.environ)
     )
@@ -200,6 +205,10 @@ def run_command(
 
 
 async def _run(run: Run, tasks: list[TaskDescription], coder: ModelSpec, solver: ModelSpec, cfg: RunConfig) -> RunSummary:
+    from synth.library import Library
+    from synth.llm import LLMClient
+    from synth.workflow.orchestrator import TaskOutcome, execute, ledger_sink
+
     llm = LLMClient(
         {"coder": coder, "solver": solver}, prices=cfg.prices, max_concurrency=cfg.llm_concurrency,
         on_record=ledger_sink(run), transcript_dir=run.root / "transcripts",
