@@ -7,6 +7,7 @@ import typer
 from synth.commands import check as check_cmd
 from synth.commands import export as export_cmd
 from synth.commands import library as library_cmd
+from synth.commands import report as report_cmd
 from synth.commands import run as run_cmd
 from synth.commands import sources as sources_cmd
 
@@ -23,6 +24,10 @@ app.command("run", help="Grow the library from a task source: draft, gate, revis
 app.command("check", help="Run the quality gate on a bootcamp module (or audit a folder).")(
     check_cmd.check_command
 )
+app.command(
+    "report",
+    help="Summarise a run: yield, rejection reasons, rounds, pass rates, cost, time; writes report.html.",
+)(report_cmd.report_command)
 app.add_typer(sources_cmd.app, name="sources", help="Task-description sources.")
 app.add_typer(library_cmd.app, name="library", help="List, show and add bootcamps of a library.")
 app.command("export", help="Write seeded, split-disjoint training data (verl rows).")(
