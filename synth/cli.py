@@ -8,6 +8,7 @@ from synth.commands import check as check_cmd
 from synth.commands import export as export_cmd
 from synth.commands import library as library_cmd
 from synth.commands import report as report_cmd
+from synth.commands import review as review_cmd
 from synth.commands import run as run_cmd
 from synth.commands import sources as sources_cmd
 
@@ -28,6 +29,9 @@ app.command(
     "report",
     help="Summarise a run: yield, rejection reasons, rounds, pass rates, cost, time; writes report.html.",
 )(report_cmd.report_command)
+app.add_typer(
+    review_cmd.app, name="review", help="Review bootcamps before they go live; --serve the review page."
+)
 app.add_typer(sources_cmd.app, name="sources", help="Task-description sources.")
 app.add_typer(library_cmd.app, name="library", help="List, show and add bootcamps of a library.")
 app.command("export", help="Write seeded, split-disjoint training data (verl rows).")(

@@ -1,0 +1,359 @@
+"""Review of library bootcamps: everything a person needs to judge one, and the decision.
+
+:func:`gather` collects, for one bootcamp, its manifest record and code, sample cases per level
+with prompt and reference answer (generated IN THE SANDBOX: a bootcamp awaiting review is never
+imported into the reviewing process), the acceptance filter's solver responses with verdicts, the
+quality-gate report of the winning candidate, and the unified diffs between the repair rounds of
+its task (read from ``runs/<run_id>/``). :func:`accept` and :func:`reject` write the decision
+through :meth:`Library.set_status`; a rejected bootcamp leaves the registry (it is no longer
+listed, loaded or exported) but its module stays on disk with the reason in the manifest.
+
+Everything gathered here comes from bootcamps, models or task descriptions and is untrusted:
+the CLI prints it as plain text and the web page escapes it.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from filters.self_consistency import FilterResult, sample_prompts
+from synth.checks import CheckReport
+from synth.library import BootcampRecord, Library, Status, sha256_text
+from synth.runs import task_slug
+from synth.sandbox import SandboxUnavailableError, get_backend
+from synth.sandbox.base import Backend, Limits
+
+REVIEW_STATUSES: tuple[Status, ...] = ("pending-review", "accepted", "rejected-in-review")
+DEFAULT_BAND = (0.03, 0.85)
+SAMPLE_LIMITS = Limits(wall_s=30, cpu_s=30, memory_mb=1024)
+_CANDIDATE_RE = re.compile(r"^round_(\d+)_(\d+)\.(py|check\.json|failure\.txt)$")
+MAX_REASON = 2000
+
+
+class ReviewError(Exception):
+    """A review request was refused; the message says why and what to do."""
+
+
+@dataclass
+class SampleCase:
+    """One case drawn by the bootcamp in the sandbox."""
+
+    level: str
+    seed: int
+    prompt: str
+    answer: str
+    identity: str  # JSON text
+
+
+@dataclass
+class Candidate:
+    """One candidate module of the task's run, with what the gate said about it."""
+
+    round: int
+    index: int
+    code: str | None = None
+    failure: str | None = None
+    report: CheckReport | None = None
+    report_error: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"round_{self.round}_{self.index}"
+
+    @property
+    def sha256(self) -> str | None:
+        return sha256_text(self.code) if self.code is not None else None
+
+    @property
+    def hard_passed(self) -> int:
+        if self.report is None:
+            return 0
+        return sum(1 for c in self.report.checks if c.hard and c.status.value == "passed")
+
+    @property
+    def passed(self) -> bool:
+        return bool(self.report and self.report.passed)
+
+    @property
+    def failing(self) -> list[str]:
+        return [c.name for c in self.report.failing] if self.report else []
+
+    def score(self) -> tuple[int, int, int]:
+        """The workflow's ranking of candidates (synth.workflow.nodes._score)."""
+        return (int(self.passed), self.hard_passed, -self.index)
+
+
+@dataclass
+class RoundDiff:
+    """What one repair round changed: the best candidate so far -> the revision."""
+
+    round: int
+    parent: str
+    child: str
+    diff: str  # unified diff text ("" when the revision produced no code)
+    note: str = ""
+
+    @property
+    def added(self) -> int:
+        return sum(1 for ln in self.diff.splitlines() if ln.startswith("+") and not ln.startswith("+++"))
+
+    @property
+    def removed(self) -> int:
+        return sum(1 for ln in self.diff.splitlines() if ln.startswith("-") and not ln.startswith("---"))
+
+
+@dataclass
+class Review:
+    """Everything about one bootcamp that a reviewer looks at."""
+
+    record: BootcampRecord
+    code: str
+    code_matches: bool
+    levels: list[str]
+    samples: list[SampleCase] = field(default_factory=list)
+    samples_error: str = ""
+    filter: FilterResult | None = None
+    band: tuple[float, float] = DEFAULT_BAND
+    run_dir: Path | None = None
+    candidates: list[Candidate] = field(default_factory=list)
+    winner: Candidate | None = None
+    diffs: list[RoundDiff] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def gate(self) -> CheckReport | None:
+        return self.winner.report if self.winner else None
+
+    def set_samples(self, samples: list[SampleCase], error: str) -> None:
+        """Attach drawn cases; their level order (the bootcamp's own LEVELS order) wins over the
+        record's, which may be sorted."""
+        self.samples, self.samples_error = samples, error
+        drawn = list(dict.fromkeys(s.level for s in samples))
+        self.levels = drawn + [lvl for lvl in self.levels if lvl not in drawn]
+
+    def samples_by_level(self) -> dict[str, list[SampleCase]]:
+        out: dict[str, list[SampleCase]] = {lvl: [] for lvl in self.levels}
+        for s in self.samples:
+            out.setdefault(s.level, []).append(s)
+        return out
+
+    def calibration(self) -> list[tuple[str, float, int]]:
+        """(level, pass rate, answers) in level order, for the levels the filter measured."""
+        rates = self.record.level_pass_rates
+        counts = self.filter.level_counts if self.filter else {}
+        order = [lvl for lvl in self.levels if lvl in rates] + [
+            lvl for lvl in rates if lvl not in self.levels
+        ]
+        return [(lvl, rates[lvl], counts.get(lvl, 0)) for lvl in order]
+
+
+# -- listing and decisions ---------------------------------------------------------------------
+
+
+def statuses_for(status: str) -> set[str] | None:
+    """The manifest statuses selected by a ``--status`` value (``all`` -> every status)."""
+    if status == "all":
+        return None
+    if status not in REVIEW_STATUSES:
+        raise ReviewError(f"unknown status {status!r}; use one of: {', '.join(REVIEW_STATUSES)}, all")
+    return {status}
+
+
+def list_records(library: Library, status: str = "pending-review") -> list[BootcampRecord]:
+    return library.records(statuses_for(status))
+
+
+def _check_code(library: Library, rec: BootcampRecord) -> None:
+    try:
+        code = library.code(rec.name)
+    except OSError as exc:
+        raise ReviewError(f"cannot read the module of {rec.name!r}: {exc}") from exc
+    if sha256_text(code) != rec.code_sha256:
+        raise ReviewError(
+            f"{rec.name}: {rec.module_path} does not match the sha256 in the manifest (it was "
+            "edited after commit); restore it or re-commit it before accepting"
+        )
+
+
+def accept(library: Library, name: str) -> BootcampRecord:
+    """Make ``name`` live (listed, loadable, exported). Refuses a module edited after commit."""
+    rec = library.record(name)
+    if rec.status == "accepted":
+        raise ReviewError(f"{name} is already accepted")
+    _check_code(library, rec)
+    return library.set_status(name, "accepted", None)
+
+
+def reject(library: Library, name: str, reason: str) -> BootcampRecord:
+    """Take ``name`` out of the registry; its module stays on disk with ``reason``."""
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise ReviewError("a rejection needs a reason (--reason TEXT): say what is wrong")
+    if len(reason) > MAX_REASON:
+        raise ReviewError(f"the reason is {len(reason)} characters; keep it under {MAX_REASON}")
+    library.record(name)  # a clear error for an unknown name
+    return library.set_status(name, "rejected-in-review", reason)
+
+
+# -- gathering -----------------------------------------------------------------------------------
+
+
+def draw_samples(
+    code: str, levels: list[str], per_level: int, backend: Backend, seed: int = 0
+) -> tuple[list[SampleCase], str]:
+    """``per_level`` cases per level drawn by ``code`` in the sandbox (round-robin over LEVELS)."""
+    k = max(1, per_level * max(1, len(levels)))
+    items, why = sample_prompts(code, k, seed, backend, SAMPLE_LIMITS, answers=True)
+    if items is None:
+        return [], why
+    out = []
+    for item in items:
+        identity = json.dumps(item.get("identity"), ensure_ascii=False, indent=1)
+        out.append(SampleCase(level=str(item.get("level")), seed=int(item.get("seed", 0)),
+                              prompt=str(item.get("prompt", "")), answer=str(item.get("answer", "")),
+                              identity=identity))
+    return out, ""
+
+
+def load_candidates(folder: Path) -> list[Candidate]:
+    """The candidates of one task's run folder, in (round, index) order."""
+    found: dict[tuple[int, int], Candidate] = {}
+    if not folder.is_dir():
+        return []
+    for path in sorted(folder.iterdir()):
+        m = _CANDIDATE_RE.match(path.name)
+        if m is None:
+            continue
+        key = (int(m.group(1)), int(m.group(2)))
+        cand = found.setdefault(key, Candidate(round=key[0], index=key[1]))
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if m.group(3) == "py":
+            cand.code = text
+        elif m.group(3) == "failure.txt":
+            cand.failure = text.strip()
+        else:
+            try:
+                cand.report = CheckReport.model_validate_json(text)
+            except ValidationError as exc:
+                cand.report_error = f"unreadable gate report {path.name}: {exc.errors()[0]['msg']}"
+    return [found[k] for k in sorted(found)]
+
+
+def round_diffs(candidates: Iterable[Candidate]) -> list[RoundDiff]:
+    """Diffs of the repair rounds, replaying how the workflow picked what to revise: after each
+    round the best candidate so far (passed, hard checks passed, lower index) is the parent of
+    the next round's revision (``round_<k>_0``)."""
+    by_round: dict[int, list[Candidate]] = {}
+    for c in candidates:
+        by_round.setdefault(c.round, []).append(c)
+    best: Candidate | None = None
+    diffs: list[RoundDiff] = []
+    for rnd in sorted(by_round):
+        if rnd > 0:
+            child = next((c for c in by_round[rnd] if c.index == 0), by_round[rnd][0])
+            if best is None or best.code is None:
+                parent = best.label if best is not None else "(none)"
+                diffs.append(RoundDiff(rnd, parent, child.label, "",
+                                       "the best candidate so far had no code to revise"))
+            elif child.code is None:
+                diffs.append(RoundDiff(rnd, best.label, child.label, "",
+                                       f"the revision produced no code: {child.failure or 'unknown'}"))
+            else:
+                text = "".join(difflib.unified_diff(
+                    best.code.splitlines(keepends=True), child.code.splitlines(keepends=True),
+                    fromfile=f"{best.label}.py", tofile=f"{child.label}.py", n=3,
+                ))
+                diffs.append(RoundDiff(rnd, best.label, child.label, text,
+                                       "" if text else "the revision is identical"))
+        pool = by_round[rnd] + ([best] if best is not None else [])
+        best = max(pool, key=lambda c: c.score())
+    return diffs
+
+
+def _run_band(run_dir: Path) -> tuple[float, float]:
+    try:
+        cfg = json.loads((run_dir / "config.json").read_text(encoding="utf-8"))["config"]
+        return float(cfg["band_low"]), float(cfg["band_high"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return DEFAULT_BAND
+
+
+def gather(
+    library: Library,
+    name: str,
+    runs_dir: Path | None,
+    *,
+    backend: str | Backend = "auto",
+    per_level: int = 2,
+    samples: bool = True,
+) -> Review:
+    """Everything about bootcamp ``name`` (see the module docstring). Never imports its code."""
+    rec = library.record(name)
+    try:
+        code = library.code(name)
+    except OSError as exc:
+        raise ReviewError(f"cannot read the module of {name!r}: {exc}") from exc
+    review = Review(record=rec, code=code, code_matches=sha256_text(code) == rec.code_sha256,
+                    levels=list(rec.levels))
+    if not review.code_matches:
+        review.notes.append("the module on disk does not match the sha256 in the manifest")
+    if samples and per_level > 0:
+        try:
+            runner = get_backend(backend) if isinstance(backend, str) else backend
+        except SandboxUnavailableError as exc:
+            review.samples_error = f"no sandbox to draw sample cases: {exc}"
+        else:
+            review.set_samples(*draw_samples(code, review.levels, per_level, runner))
+    if rec.run_id is None:
+        review.notes.append(f"{rec.origin} bootcamp without a run: no filter record or repair history")
+        return review
+    if runs_dir is None or not (runs_dir / rec.run_id).is_dir():
+        review.notes.append(f"run folder {rec.run_id} not found in {runs_dir} (pass --runs-dir)")
+        return review
+    run_dir = runs_dir / rec.run_id
+    review.run_dir = run_dir
+    review.band = _run_band(run_dir)
+    slug = task_slug(rec.task_id)
+    filter_path = run_dir / "filter" / f"{slug}.json"
+    if filter_path.exists():
+        try:
+            review.filter = FilterResult.model_validate_json(filter_path.read_text(encoding="utf-8"))
+        except ValidationError as exc:
+            review.notes.append(f"unreadable filter record {filter_path.name}: {exc.errors()[0]['msg']}")
+    else:
+        review.notes.append(f"no filter record for {rec.task_id} in run {rec.run_id}")
+    review.candidates = load_candidates(run_dir / "candidates" / slug)
+    review.winner = next((c for c in review.candidates if c.sha256 == rec.code_sha256), None)
+    if review.winner is None:
+        review.notes.append(f"no candidate of run {rec.run_id} has the committed code's sha256")
+    review.diffs = round_diffs(review.candidates)
+    review.notes.extend(c.report_error for c in review.candidates if c.report_error)
+    return review
+
+
+def as_dict(review: Review) -> dict[str, Any]:
+    """A JSON-friendly summary (for ``synth review show --json``)."""
+    return {
+        "record": review.record.model_dump(mode="json"),
+        "code_matches": review.code_matches,
+        "levels": review.levels,
+        "samples": [s.__dict__ for s in review.samples],
+        "samples_error": review.samples_error,
+        "filter": review.filter.model_dump(mode="json") if review.filter else None,
+        "band": list(review.band),
+        "winner": review.winner.label if review.winner else None,
+        "gate": review.gate.model_dump(mode="json") if review.gate else None,
+        "candidates": [{"label": c.label, "passed": c.passed, "failing": c.failing,
+                        "failure": c.failure} for c in review.candidates],
+        "diffs": [{"round": d.round, "parent": d.parent, "child": d.child, "diff": d.diff,
+                   "note": d.note} for d in review.diffs],
+        "notes": review.notes,
+    }
