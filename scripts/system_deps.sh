@@ -15,4 +15,7 @@ fi
 bash scripts/docker_engine.sh
 bash scripts/build_sandbox_image.sh
 if [ -f scripts/browser_deps.sh ]; then bash scripts/browser_deps.sh; fi
+
+# CI must run the docker tests, not skip them: fail here when the backend cannot be used.
+.venv/bin/python -c "from synth.sandbox.docker import DockerBackend; ok, why = DockerBackend().probe(); print('docker backend:', why); raise SystemExit(0 if ok else 1)"
 echo "system_deps: ready"
