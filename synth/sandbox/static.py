@@ -1,0 +1,485 @@
+"""L0: the static gate. An AST lint of candidate bootcamp code -- not a security boundary.
+
+:func:`check_source` parses the code (never imports or runs it) and returns one
+:class:`Violation` per problem, each naming the line, the column and the rule. An empty list
+means the code may go on to the sandboxed checks. The real containment is the sandbox; this
+gate exists to give the code model precise, early feedback and to reject the obvious escape
+attempts before any code runs.
+
+Rules (``Violation.rule``):
+
+``size``             more than :data:`MAX_BYTES` bytes or :data:`MAX_LINES` lines
+``syntax``           the code does not parse (line and column of the error)
+``docstring``        the module does not begin with a docstring (task and provenance)
+``class``            not exactly one bootcamp class (subclass of ``BaseBootcamp``, directly or
+                     through another class of the module)
+``methods``          the bootcamp class lacks a required method (:data:`REQUIRED_METHODS`)
+``import``           an import outside :data:`ALLOWED_IMPORTS` (or a relative import)
+``verify_override``  the bootcamp defines ``verify_score`` (only BaseBootcamp defines it)
+``kwargs``           ``__init__`` takes ``**kwargs`` (difficulty parameters must be explicit)
+``dunder``           access to a dunder attribute or name outside :data:`SAFE_DUNDERS`
+                     (``__subclasses__``, ``__globals__``, ``__builtins__``, ``__mro__`` ...),
+                     also as a string constant or inside a format-string field
+``forbidden_name``   use of ``eval``, ``exec``, ``compile``, ``open``, ``__import__``,
+                     ``globals``, ``locals``, ``vars``, ``breakpoint``, ``input`` ... (even
+                     without calling them: ``f = eval`` is as bad as ``eval(...)``)
+``dynamic_attr``     ``getattr``/``setattr``/``delattr``/``hasattr`` (or ``operator``'s
+                     ``attrgetter``/``methodcaller``) with a non-literal name
+``monkeypatch``      assignment to an attribute of ``BaseBootcamp`` or of an imported module
+
+Mode ``"intern"`` audits InternBootcamp-style modules: the base class is ``Basebootcamp``, the
+imports ``bootcamp`` / ``internbootcamp...`` (and ``ast``, ``copy``) are also allowed, only
+``case_generator``, ``prompt_func`` and ``_verify_correction`` are required, and overriding
+``verify_score``, ``**kwargs`` and a missing docstring are accepted (they are the norm there).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+__all__ = [
+    "ALLOWED_IMPORTS",
+    "FORBIDDEN_NAMES",
+    "MAX_BYTES",
+    "MAX_LINES",
+    "REQUIRED_METHODS",
+    "SAFE_DUNDERS",
+    "Violation",
+    "check_source",
+    "format_violations",
+]
+
+MAX_BYTES = 64 * 1024
+MAX_LINES = 1500
+
+#: Top-level modules a bootcamp may import (plus ``synth.bootcamp`` exactly).
+ALLOWED_IMPORTS: frozenset[str] = frozenset(
+    {
+        "__future__",
+        "random",
+        "math",
+        "re",
+        "itertools",
+        "collections",
+        "functools",
+        "heapq",
+        "bisect",
+        "string",
+        "fractions",
+        "decimal",
+        "json",
+        "typing",
+        "dataclasses",
+        "statistics",
+        "operator",
+    }
+)
+_SYNTH_MODULE = "synth.bootcamp"
+_INTERN_EXTRA = frozenset({"bootcamp", "internbootcamp", "ast", "copy"})
+
+#: Names a bootcamp may not use at all (called or not).
+FORBIDDEN_NAMES: frozenset[str] = frozenset(
+    {
+        "eval",
+        "exec",
+        "compile",
+        "open",
+        "__import__",
+        "globals",
+        "locals",
+        "vars",
+        "breakpoint",
+        "input",
+        "help",
+        "exit",
+        "quit",
+        "memoryview",
+        "__builtins__",
+        "__loader__",
+        "__spec__",
+    }
+)
+_DYNAMIC_ATTR = frozenset({"getattr", "setattr", "delattr", "hasattr"})
+
+#: Dunder attributes/names that are harmless and common in ordinary code.
+SAFE_DUNDERS: frozenset[str] = frozenset(
+    {"__init__", "__name__", "__qualname__", "__doc__", "__future__", "__main__", "__all__"}
+)
+
+#: Methods the bootcamp class must define (itself or through a class of the module).
+REQUIRED_METHODS: dict[str, tuple[str, ...]] = {
+    "synth": ("case_generator", "prompt_func", "reference_answer", "_verify_correction"),
+    "intern": ("case_generator", "prompt_func", "_verify_correction"),
+}
+_BASE_NAMES = {"synth": "BaseBootcamp", "intern": "Basebootcamp"}
+
+_DUNDER = re.compile(r"^__\w+__$")
+_FORMAT_DUNDER = re.compile(r"\{[^{}]*__\w+__[^{}]*\}")
+_DOTTED_DUNDER = re.compile(r"\.(__\w+__)")  # "func.__globals__" for attrgetter & co
+_GETTER_FACTORIES = frozenset({"attrgetter", "methodcaller"})
+
+Mode = Literal["synth", "intern"]
+
+
+class Violation(BaseModel):
+    """One reason the static gate rejects the code."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    line: int
+    col: int
+    rule: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}:{self.col} [{self.rule}] {self.message}"
+
+
+def format_violations(violations: list[Violation]) -> str:
+    """One line per violation, in source order."""
+    return "\n".join(str(v) for v in sorted(violations, key=lambda v: (v.line, v.col)))
+
+
+def check_source(
+    code: str, mode: Mode = "synth", extra_imports: frozenset[str] = frozenset()
+) -> list[Violation]:
+    """Lint candidate bootcamp code; an empty list means no rule is broken."""
+    if mode not in REQUIRED_METHODS:
+        raise ValueError(f"unknown mode {mode!r}; use 'synth' or 'intern'")
+    size = len(code.encode("utf-8", errors="replace"))
+    lines = code.count("\n") + 1
+    if size > MAX_BYTES or lines > MAX_LINES:
+        return [
+            Violation(
+                line=1,
+                col=0,
+                rule="size",
+                message=f"{size} bytes / {lines} lines; the cap is {MAX_BYTES} bytes and "
+                f"{MAX_LINES} lines",
+            )
+        ]
+    try:
+        tree = ast.parse(code, filename="<candidate>", type_comments=False)
+    except SyntaxError as exc:
+        return [
+            Violation(
+                line=exc.lineno or 1,
+                col=max(0, (exc.offset or 1) - 1),
+                rule="syntax",
+                message=f"{exc.msg}" + (f": {exc.text.strip()}" if exc.text else ""),
+            )
+        ]
+    except (ValueError, RecursionError, MemoryError) as exc:
+        return [Violation(line=1, col=0, rule="syntax", message=f"cannot parse: {exc}")]
+    allowed = ALLOWED_IMPORTS | extra_imports | (_INTERN_EXTRA if mode == "intern" else set())
+    linter = _Linter(mode, allowed)
+    try:
+        linter.visit(tree)
+    except RecursionError:
+        return [Violation(line=1, col=0, rule="syntax", message="code nested too deeply")]
+    linter.finish(tree)
+    return sorted(linter.found, key=lambda v: (v.line, v.col, v.rule))
+
+
+class _Linter(ast.NodeVisitor):
+    def __init__(self, mode: Mode, allowed: frozenset[str] | set[str]) -> None:
+        self.mode = mode
+        self.allowed = allowed
+        self.found: list[Violation] = []
+        self.module_aliases: set[str] = set()  # names bound to imported modules
+        self.base_aliases: set[str] = {_BASE_NAMES[mode]}
+        self.docstrings: set[int] = set()  # id() of docstring Constant nodes
+        self.params: list[set[str]] = []  # parameter names of the enclosing functions
+
+    def add(self, node: ast.AST, rule: str, message: str) -> None:
+        line = getattr(node, "lineno", 1)
+        col = getattr(node, "col_offset", 0)
+        self.found.append(Violation(line=line, col=col, rule=rule, message=message))
+
+    # -- imports --------------------------------------------------------------------------
+    def _import_ok(self, module: str) -> bool:
+        top = module.split(".")[0]
+        if module == _SYNTH_MODULE:
+            return True
+        if self.mode == "intern" and top in ("bootcamp", "internbootcamp"):
+            return True
+        return "." not in module and top in self.allowed
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            if not self._import_ok(alias.name):
+                self.add(node, "import", f"import of {alias.name!r} is not allowed; " + _allow())
+            self.module_aliases.add((alias.asname or alias.name).split(".")[0])
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        module = node.module or ""
+        if node.level:
+            self.add(node, "import", "relative imports are not allowed")
+            return
+        if module == "synth" and all(a.name == "bootcamp" for a in node.names):
+            self.module_aliases.update(a.asname or a.name for a in node.names)
+            return
+        if not self._import_ok(module):
+            self.add(node, "import", f"import from {module!r} is not allowed; " + _allow())
+            return
+        for alias in node.names:
+            if alias.name == "*":
+                self.add(node, "import", f"'from {module} import *' is not allowed")
+            elif alias.name == _BASE_NAMES[self.mode]:
+                self.base_aliases.add(alias.asname or alias.name)
+
+    # -- names and attributes -------------------------------------------------------------
+    def visit_Name(self, node: ast.Name) -> None:
+        if isinstance(node.ctx, ast.Store):
+            return  # defining e.g. __slots__, or shadowing a name, reaches nothing
+        if node.id in FORBIDDEN_NAMES and not any(node.id in p for p in self.params):
+            self.add(node, "forbidden_name", f"use of {node.id!r} is not allowed")
+        elif _DUNDER.match(node.id) and node.id not in SAFE_DUNDERS:
+            self.add(node, "dunder", f"use of the dunder name {node.id!r} is not allowed")
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if _DUNDER.match(node.attr) and node.attr not in SAFE_DUNDERS:
+            hint = "; use type(obj) instead" if node.attr == "__class__" else ""
+            self.add(node, "dunder", f"access to the attribute {node.attr!r} is not allowed{hint}")
+        self.generic_visit(node)
+
+    def visit_Constant(self, node: ast.Constant) -> None:
+        if isinstance(node.value, str) and id(node) not in self.docstrings:
+            text = node.value
+            if _DUNDER.match(text) and text not in SAFE_DUNDERS:
+                self.add(node, "dunder", f"the string {text!r} names a dunder attribute")
+            elif len(text) < 10_000 and _FORMAT_DUNDER.search(text):
+                self.add(node, "dunder", "a format-string field reaches a dunder attribute")
+            elif len(text) < 10_000 and any(
+                m not in SAFE_DUNDERS for m in _DOTTED_DUNDER.findall(text)
+            ):
+                self.add(node, "dunder", f"the string {text[:60]!r} names a dunder attribute")
+
+    def visit_Call(self, node: ast.Call) -> None:
+        func = node.func
+        called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+        if called in _GETTER_FACTORIES and not all(
+            isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.args[:1]
+        ):
+            self.add(node, "dynamic_attr", f"{called}() needs a literal attribute name string")
+        if isinstance(func, ast.Name) and func.id in _DYNAMIC_ATTR:
+            name_arg = node.args[1] if len(node.args) > 1 else None
+            if not (isinstance(name_arg, ast.Constant) and isinstance(name_arg.value, str)):
+                self.add(node, "dynamic_attr", f"{func.id}() needs a literal attribute name string")
+            target = node.args[0] if node.args else None
+            if (
+                func.id in ("setattr", "delattr")
+                and isinstance(target, ast.Name)
+                and (target.id in self.base_aliases or target.id in self.module_aliases)
+            ):
+                self.add(node, "monkeypatch", f"{func.id}() on {target.id!r} is not allowed")
+        self.generic_visit(node)
+
+    # -- monkeypatching -------------------------------------------------------------------
+    def _check_target(self, target: ast.expr) -> None:
+        if isinstance(target, ast.Tuple | ast.List):
+            for elt in target.elts:
+                self._check_target(elt)
+            return
+        if isinstance(target, ast.Starred):
+            self._check_target(target.value)
+            return
+        if isinstance(target, ast.Attribute):
+            root: ast.expr = target
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and (
+                root.id in self.base_aliases or root.id in self.module_aliases
+            ):
+                self.add(
+                    target,
+                    "monkeypatch",
+                    f"assignment to an attribute of {root.id!r} is not allowed "
+                    "(do not patch the base class or imported modules)",
+                )
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        for target in node.targets:
+            self._check_target(target)
+        self.generic_visit(node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        self._check_target(node.target)
+        self.generic_visit(node)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        self._check_target(node.target)
+        self.generic_visit(node)
+
+    def visit_Delete(self, node: ast.Delete) -> None:
+        for target in node.targets:
+            self._check_target(target)
+        self.generic_visit(node)
+
+    # -- docstrings are prose, not code ---------------------------------------------------
+    def _note_docstring(self, body: list[ast.stmt]) -> None:
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+            self.docstrings.add(id(body[0].value))
+
+    def visit_Module(self, node: ast.Module) -> None:
+        self._note_docstring(node.body)
+        self.generic_visit(node)
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self._note_docstring(node.body)
+        self.generic_visit(node)
+
+    def _visit_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
+        # A parameter named like a builtin (``def f(input): ...``) shadows it in the body;
+        # whoever passes the builtin in must name it, and is flagged there.
+        args = node.args
+        every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+        # Defaults, annotations and decorators are evaluated outside the function's scope.
+        outside: list[ast.AST] = [*args.defaults, *(d for d in args.kw_defaults if d)]
+        outside += [a.annotation for a in every if a is not None and a.annotation is not None]
+        if not isinstance(node, ast.Lambda):
+            self._note_docstring(node.body)
+            outside += [*node.decorator_list, *([node.returns] if node.returns else [])]
+        for child in outside:
+            self.visit(child)
+        self.params.append({a.arg for a in every if a is not None})
+        for stmt in node.body if isinstance(node.body, list) else [node.body]:
+            self.visit(stmt)
+        self.params.pop()
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        self._visit_function(node)
+
+    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> None:
+        self._visit_function(node)
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        self._visit_function(node)
+
+    # -- whole-module rules ---------------------------------------------------------------
+    def finish(self, tree: ast.Module) -> None:
+        if self.mode == "synth" and ast.get_docstring(tree) is None:
+            self.add(
+                tree.body[0] if tree.body else tree,
+                "docstring",
+                "the module must begin with a docstring naming its task and provenance",
+            )
+        classes = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
+        by_name = {c.name: c for c in classes}
+        bootcamps = [c for c in classes if self._is_bootcamp(c, by_name, set())]
+        base = _BASE_NAMES[self.mode]
+        if not bootcamps:
+            self.add(tree, "class", f"no subclass of {base} found; define exactly one")
+            return
+        # The bootcamp is the most derived one; intermediate classes of the module count
+        # as its bases (their methods are inherited).
+        leaves = [c for c in bootcamps if not any(c.name in _base_names(o) for o in bootcamps)]
+        if len(leaves) != 1:
+            for extra in leaves[1:]:
+                self.add(
+                    extra,
+                    "class",
+                    f"more than one {base} subclass ({', '.join(c.name for c in leaves)}); "
+                    "a module holds exactly one bootcamp",
+                )
+        leaf = leaves[0] if leaves else bootcamps[-1]
+        chain = self._chain(leaf, by_name)
+        defined = {
+            stmt.name
+            for cls in chain
+            for stmt in cls.body
+            if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef)
+        }
+        assigned = {
+            t.id
+            for cls in chain
+            for stmt in cls.body
+            if isinstance(stmt, ast.Assign)
+            for t in stmt.targets
+            if isinstance(t, ast.Name)
+        }
+        for method in REQUIRED_METHODS[self.mode]:
+            if method not in defined and method not in assigned:
+                self.add(leaf, "methods", f"{leaf.name} does not define {method}()")
+        if self.mode != "synth":
+            return
+        for cls in chain:
+            for stmt in cls.body:
+                names = _bound_names(stmt)
+                if "verify_score" in names:
+                    self.add(
+                        stmt,
+                        "verify_override",
+                        f"{cls.name} overrides verify_score; implement _verify_correction "
+                        "(verify_score is defined once, in BaseBootcamp)",
+                    )
+                if (
+                    isinstance(stmt, ast.FunctionDef)
+                    and stmt.name == "__init__"
+                    and stmt.args.kwarg is not None
+                ):
+                    self.add(
+                        stmt,
+                        "kwargs",
+                        f"{cls.name}.__init__ takes **{stmt.args.kwarg.arg}; declare each "
+                        "difficulty parameter as an explicit keyword argument",
+                    )
+
+    def _is_bootcamp(
+        self, cls: ast.ClassDef, by_name: dict[str, ast.ClassDef], seen: set[str]
+    ) -> bool:
+        if cls.name in seen:
+            return False
+        seen.add(cls.name)
+        for base in cls.bases:
+            name = _dotted(base)
+            if name is None:
+                continue
+            last = name.rsplit(".", 1)[-1]
+            if name in self.base_aliases or last == _BASE_NAMES[self.mode]:
+                return True
+            if name in by_name and self._is_bootcamp(by_name[name], by_name, seen):
+                return True
+        return False
+
+    def _chain(self, leaf: ast.ClassDef, by_name: dict[str, ast.ClassDef]) -> list[ast.ClassDef]:
+        chain, todo, seen = [], [leaf], set()
+        while todo:
+            cls = todo.pop()
+            if cls.name in seen:
+                continue
+            seen.add(cls.name)
+            chain.append(cls)
+            todo.extend(by_name[n] for n in _base_names(cls) if n in by_name)
+        return chain
+
+
+def _allow() -> str:
+    return "allowed: " + ", ".join(sorted(ALLOWED_IMPORTS - {"__future__"})) + ", synth.bootcamp"
+
+
+def _dotted(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        inner = _dotted(node.value)
+        return f"{inner}.{node.attr}" if inner else None
+    return None
+
+
+def _base_names(cls: ast.ClassDef) -> set[str]:
+    return {n for n in (_dotted(b) for b in cls.bases) if n}
+
+
+def _bound_names(stmt: ast.stmt) -> set[str]:
+    if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return {stmt.name}
+    if isinstance(stmt, ast.Assign):
+        return {t.id for t in stmt.targets if isinstance(t, ast.Name)}
+    if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+        return {stmt.target.id}
+    return set()

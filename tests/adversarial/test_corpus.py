@@ -1,0 +1,195 @@
+"""The adversarial corpus, run on every backend: each hostile candidate is contained.
+
+For every program in ``corpus/`` and every backend (process, bwrap, docker) the test asserts
+the typed outcome named in the program's ``# expect:`` header, an elapsed-time bound, that no
+process carrying the run's unique marker survives, that nothing was written outside the
+sandbox (test-chosen paths, the repository's contract and library), and that neither the
+parent's ``OPENAI_API_KEY`` nor a root-only secret file appears in the output. The static
+gate is checked too: it flags exactly the rules in ``# static:`` (an empty list for the
+statically innocent ones shows the gate is a lint and the sandbox is the boundary).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import assert_no_leftovers  # tests/adversarial/conftest.py
+
+import synth.bootcamp
+from synth.sandbox.base import Backend, Limits, Outcome, RunResult, SandboxJob
+from synth.sandbox.static import check_source
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+CORPUS = sorted(p for p in (HERE / "corpus").glob("*.py") if not p.name.startswith("_"))
+RUNNER = (HERE / "corpus" / "_runner.py").read_text()
+CONTRACT = Path(synth.bootcamp.__file__).read_text()
+LIMITS = Limits(
+    wall_s=3,
+    cpu_s=2,
+    memory_mb=256,
+    file_size_mb=8,
+    open_files=64,
+    pids=32,
+    max_output_bytes=1_000_000,
+)
+SLACK_S = 5.0  # process startup + cleanup on a loaded 2-core machine
+pytestmark = pytest.mark.timeout(180)  # a hung backend fails the test instead of the run
+
+
+def header(src: str, key: str) -> set[str]:
+    match = re.search(rf"^# {key}: *(.*)$", src, re.M)
+    assert match, f"corpus program lacks a '# {key}:' header"
+    return {x.strip() for x in match.group(1).split(",") if x.strip()}
+
+
+def test_corpus_is_large_enough() -> None:
+    assert len(CORPUS) >= 20
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.stem)
+def test_static_gate_flags_exactly_the_declared_rules(path: Path) -> None:
+    src = path.read_text()
+    assert {v.rule for v in check_source(src)} == header(src, "static")
+
+
+class Listener:
+    """A TCP listener on the host's 127.0.0.1 that records every connection it gets."""
+
+    def __init__(self) -> None:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.received: list[bytes] = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            with conn:
+                conn.settimeout(1)
+                try:
+                    self.received.append(conn.recv(4096) or b"<connected>")
+                except OSError:
+                    self.received.append(b"<connected>")
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(timeout=2)
+        self.sock.close()
+
+
+@pytest.fixture
+def listener() -> Iterator[Listener]:
+    lst = Listener()
+    yield lst
+    lst.close()
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.stem)
+def test_hostile_candidate_is_contained(
+    path: Path,
+    backend: Backend,
+    tmp_path: Path,
+    listener: Listener,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    src = path.read_text()
+    marker = f"synthadv{secrets.token_hex(6)}"
+    canary = f"sk-canary-{secrets.token_hex(8)}"
+    monkeypatch.setenv("OPENAI_API_KEY", canary)
+    secret_file = tmp_path / "secret.txt"
+    secret_file.write_text(f"secret {canary}")
+    secret_file.chmod(0o600)
+    private_dir = tmp_path / "private"
+    private_dir.mkdir(mode=0o700)
+    precious = tmp_path / "precious"
+    precious.mkdir()
+    (precious / "keep.txt").write_text("keep me")
+    outside = Path(f"/tmp/synth-adv-{marker}-outside")
+    ctx = {
+        "port": listener.port,
+        "outside": str(outside),
+        "private_dir": str(private_dir),
+        "secret_file": str(secret_file),
+        "precious_dir": str(precious),
+        "repo": str(REPO),
+    }
+    job = SandboxJob(
+        files={
+            "_runner.py": RUNNER,
+            "candidate.py": src,
+            "synth/__init__.py": "",
+            "synth/bootcamp.py": CONTRACT,
+        },
+        argv=["_runner.py", "candidate.py", marker, json.dumps(ctx)],
+    )
+    original_verify = synth.bootcamp.BaseBootcamp.__dict__["verify_score"]
+
+    start = time.monotonic()
+    result = backend.run(job, LIMITS)
+    elapsed = time.monotonic() - start
+
+    summary = (
+        f"{result.outcome} {result.detail!r}\n"
+        f"stdout: {result.stdout[-800:]}\nstderr: {result.stderr[-800:]}"
+    )
+    assert result.outcome in {Outcome(x) for x in header(src, "expect")}, summary
+    assert result.backend == backend.name
+    assert elapsed <= LIMITS.wall_s + SLACK_S, f"took {elapsed:.1f}s\n{summary}"
+    assert_no_leftovers(marker)
+    _assert_nothing_escaped(result, marker, canary, outside, private_dir, precious)
+    assert listener.received == [], f"a connection reached the host: {listener.received}"
+    assert synth.bootcamp.BaseBootcamp.__dict__["verify_score"] is original_verify
+    if result.outcome is Outcome.PASSED:
+        assert "RUNNER done Hostile" in result.stdout, summary
+    _specific_checks(path.stem, result)
+
+
+def _assert_nothing_escaped(
+    result: RunResult, marker: str, canary: str, outside: Path, private_dir: Path, precious: Path
+) -> None:
+    output = result.stdout + result.stderr
+    assert canary not in output, "the parent's OPENAI_API_KEY or the host secret leaked"
+    assert not outside.exists(), f"{outside} was written outside the sandbox"
+    assert list(private_dir.iterdir()) == []
+    assert (precious / "keep.txt").read_text() == "keep me"
+    assert not Path(f"/tmp/synth-adv-link-{marker}").is_symlink()
+    assert marker not in (REPO / "synth" / "bootcamp.py").read_text()
+    library = REPO / "generated_bootcamps"
+    assert not any(marker in p.name for p in library.iterdir())
+    manifest = library / "manifest.json"
+    if manifest.exists():
+        assert marker not in manifest.read_text()
+
+
+def _specific_checks(name: str, result: RunResult) -> None:
+    if name == "privilege_escalation":
+        line = next(x for x in result.stdout.splitlines() if x.startswith("ESCALATION"))
+        for call in ("'setuid'", "'setgid'", "'chroot'"):
+            assert f"{call}: 'ALLOWED'" not in line, line
+        assert "uid 0 " not in line + " "
+    if name in ("big_stdout", "stderr_flood"):
+        assert len(result.stdout) <= LIMITS.max_output_bytes
+        assert len(result.stderr) <= LIMITS.max_output_bytes
+    if name == "memory_bomb" and result.stderr:
+        assert "MemoryError" in result.stderr or result.signal is not None
+    if name == "import_site_packages":
+        assert "ModuleNotFoundError" in result.stderr
+    if name == "verify_override":
+        assert "overrides verify_score" in result.stderr
