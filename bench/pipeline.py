@@ -29,7 +29,7 @@ from filters.self_consistency import FilterConfig, FilterResult  # noqa: E402
 from synth.checks import CheckReport, CheckResult, CheckStatus  # noqa: E402
 from synth.library import Library  # noqa: E402
 from synth.llm import LLMClient, ModelSpec  # noqa: E402
-from synth.runs import Run, RunConfig  # noqa: E402
+from synth.runs import Run, RunConfig, read_events  # noqa: E402
 from synth.tasks import Provenance, TaskDescription, TaskKind  # noqa: E402
 from synth.workflow.orchestrator import execute, ledger_sink  # noqa: E402
 
@@ -100,6 +100,8 @@ def main() -> None:
                 overrides={"gate": instant_gate, "acceptance_filter": instant_filter},
             ))
             wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+            calls_ev = [e for e in read_events(run.root / "events.jsonl") if e["kind"] == "llm_call"]
+            latencies = [float(e["latency_s"]) - float(e["queued_s"]) for e in calls_ev]
         finally:
             server.kill()
             server.wait()
@@ -112,6 +114,9 @@ def main() -> None:
     print(f"achieved wall:              {wall:8.2f} s")
     print(f"wall / ideal:               {wall / ideal:8.3f}x")
     print(f"orchestration CPU per task: {1000 * cpu / T:8.1f} ms  (this process, {os.cpu_count()} cores)")
+    print(f"model call time in a slot: mean {sum(latencies) / len(latencies):.3f} s, "
+          f"max {max(latencies):.3f} s over {len(latencies)} calls")
+    print(f"call slots busy: {sum(latencies) / (C * wall):.1%} of C x wall")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
+import re
 import time
 import uuid
 from collections.abc import Callable
@@ -89,6 +91,7 @@ class LLMCallRecord(BaseModel):
     tokens_in: int = 0
     tokens_out: int = 0
     latency_s: float = 0.0
+    queued_s: float = Field(default=0.0, description="time spent waiting for a concurrency slot")
     cost_usd: float = 0.0
     attempts: int = 0
     ok: bool = True
@@ -174,6 +177,7 @@ class LLMClient:
         self.retry = retry or RetryPolicy()
         self.on_record = on_record
         self.transcript_dir = transcript_dir
+        self._transcript_dir_ready = False
         self._rng = rng or random.Random()
         self._max_concurrency = max_concurrency
         self._clients: dict[tuple[str, str], openai.AsyncOpenAI] = {}
@@ -231,7 +235,9 @@ class LLMClient:
             kwargs["top_p"] = spec.top_p
         if spec.seed is not None:
             kwargs["seed"] = spec.seed
+        t_wait = time.perf_counter()
         async with self._limit(spec):
+            record.queued_s = round(record.queued_s + time.perf_counter() - t_wait, 4)
             resp = await asyncio.wait_for(
                 self._client(spec).chat.completions.create(**kwargs), timeout=spec.timeout_s + 5
             )
@@ -299,12 +305,28 @@ class LLMClient:
         self.total_tokens_in += record.tokens_in
         self.total_tokens_out += record.tokens_out
         if self.transcript_dir is not None:
-            self.transcript_dir.mkdir(parents=True, exist_ok=True)
-            path = self.transcript_dir / f"{record.tag or 'call'}-{record.call_id}.json".replace("/", "_")
-            payload = {"record": record.model_dump(), "messages": messages, "response": text}
-            path.write_text(json.dumps(payload, ensure_ascii=False, indent=1), encoding="utf-8")
+            self._write_transcript(record, messages, text)
         if self.on_record is not None:
             self.on_record(record)
+
+    def _write_transcript(
+        self, record: LLMCallRecord, messages: list[dict[str, str]], text: str | None
+    ) -> None:
+        """Append the call to ``<transcript_dir>/<task>.jsonl`` (one line per call)."""
+        assert self.transcript_dir is not None
+        if not self._transcript_dir_ready:
+            self.transcript_dir.mkdir(parents=True, exist_ok=True)
+            self._transcript_dir_ready = True
+        stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", record.tag.split("|", 1)[0] or "calls")[:120]
+        line = json.dumps(
+            {"record": record.model_dump(), "messages": messages, "response": text},
+            ensure_ascii=False,
+        )
+        fd = os.open(self.transcript_dir / f"{stem}.jsonl", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, (line + "\n").encode("utf-8"))
+        finally:
+            os.close(fd)
 
     async def aclose(self) -> None:
         for client in self._clients.values():

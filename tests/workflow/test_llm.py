@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from pathlib import Path
 
@@ -39,8 +40,11 @@ def test_success_records_usage_cost_and_transcript(tmp_path: Path):
     assert rec.ok and rec.attempts == 1 and rec.prompt_version == "abc"
     assert rec.tokens_in == 101 and rec.tokens_out == 61
     assert rec.cost_usd == pytest.approx((101 * 1.0 + 61 * 2.0) / 1e6)
-    files = list(tmp_path.glob("t1-*.json"))
-    assert len(files) == 1 and "hello" in files[0].read_text()
+    files = list(tmp_path.glob("*.jsonl"))
+    assert [f.name for f in files] == ["t1.jsonl"]
+    (line,) = files[0].read_text().splitlines()
+    payload = json.loads(line)
+    assert payload["response"].startswith("hello") and payload["messages"][0]["content"] == "x" * 400
     assert server.history[0].body["model"] == "fake-coder"
 
 

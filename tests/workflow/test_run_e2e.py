@@ -74,7 +74,11 @@ def test_scripted_run_accepts_and_rejects_as_scripted(tmp_path: Path, fake: Fake
     calls = [e for e in events if e["kind"] == "llm_call"]
     assert all(e["tokens_in"] > 0 and e["latency_s"] >= 0 for e in calls if e["ok"])
     assert (run_dir / "checkpoints.sqlite").stat().st_size > 0
-    assert len(list((run_dir / "transcripts").glob("*.json"))) == len(calls)
+    transcripts = [line for f in (run_dir / "transcripts").glob("*.jsonl")
+                   for line in f.read_text().splitlines()]
+    assert len(transcripts) == len(calls)
+    assert {f.stem for f in (run_dir / "transcripts").glob("*.jsonl")} == {
+        t.replace("/", "_") for t in EXPECTED}
     # a second run skips tasks already in the library
     res = synth(run_args(tasks, lib, runs), synth_env(fake.base_url))
     assert res.returncode == 0
