@@ -37,10 +37,11 @@ import queue
 import threading
 import time
 import weakref
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+import orjson
 
 import synth.bootcamp
 from synth.sandbox.base import (
@@ -145,10 +146,12 @@ def pool_limits(memory_mb: int = 1024, pids: int = 16, max_output_bytes: int = 1
     )
 
 
-class VerifyResult(BaseModel):
-    """The outcome of one ``verify_score(response, identity)`` call in a worker."""
+@dataclass(slots=True)
+class VerifyResult:
+    """The outcome of one ``verify_score(response, identity)`` call in a worker.
 
-    model_config = ConfigDict(extra="forbid")
+    A slotted dataclass rather than a pydantic model: the pool builds one per call on its
+    host-side hot path, and every field is set by the pool itself, never parsed from outside."""
 
     outcome: Outcome
     score: float | None = None
@@ -175,7 +178,7 @@ class _Batch:
 
 
 _Task = tuple[_Batch, int, int, bytes]  # batch, index in it, request id, request line
-_CHUNK_ITEMS = 64
+_CHUNK_ITEMS = 256
 _CHUNK_BYTES = 48 * 1024
 
 
@@ -279,7 +282,7 @@ class WorkerPool:
         for index, (response, identity) in enumerate(items):
             req_id = next(self._ids)
             try:
-                line = json.dumps([req_id, response, identity, format_score]).encode() + b"\n"
+                line = _encode([req_id, response, identity, format_score])
             except (TypeError, ValueError) as exc:
                 batch.put(index, VerifyResult(outcome=Outcome.ERROR, error=f"not JSON: {exc}"))
                 continue
@@ -475,12 +478,21 @@ class WorkerPool:
         )
 
 
+def _encode(request: list[Any]) -> bytes:
+    """One request line. orjson is ~3x faster than json here (the pool's host-side hot path);
+    what it refuses (non-str keys, ints beyond 64 bits, NaN) falls back to the json module."""
+    try:
+        return orjson.dumps(request) + b"\n"
+    except TypeError:
+        return json.dumps(request).encode() + b"\n"
+
+
 def _parse_reply(line: bytes) -> tuple[int, VerifyResult] | None:
     """``S <id> <score>`` or ``E <json>`` -> (id, result); None for anything else."""
     try:
         if line.startswith(b"S "):
             _, rid, score = line.split(b" ", 2)
-            return int(rid), VerifyResult(outcome=Outcome.PASSED, score=float(score))
+            return int(rid), VerifyResult(Outcome.PASSED, float(score))
         if line.startswith(b"E "):
             reply = json.loads(line[2:])
             oom = reply.get("kind") == "oom"
