@@ -112,15 +112,15 @@ def _final_table(summary: RunSummary) -> Table:
 def run_command(
     source: Annotated[str, typer.Option(help="Task-description source (see `synth sources list`).")] = "codecontests",
     path: Annotated[Path | None, typer.Option(help="Source data file or folder (default: bundled sample).")] = None,
-    limit: Annotated[int | None, typer.Option(help="At most this many tasks.")] = None,
+    limit: Annotated[int | None, typer.Option(help="At most this many tasks (default: all; 3 for the local model).")] = None,
     model: Annotated[str | None, typer.Option(help="One model for both roles; 'local' = the packaged smoke-test model.")] = None,
     coder_model: Annotated[str | None, typer.Option(help=f"Code model (default {DEFAULT_CODER}).")] = None,
     solver_model: Annotated[str | None, typer.Option(help=f"Solver model (default {DEFAULT_SOLVER}).")] = None,
     base_url: Annotated[str | None, typer.Option(help="Endpoint for both roles (default: OPENAI_BASE_URL).")] = None,
     coder_base_url: Annotated[str | None, typer.Option(help="Endpoint of the code model.")] = None,
     solver_base_url: Annotated[str | None, typer.Option(help="Endpoint of the solver model.")] = None,
-    candidates: Annotated[int, typer.Option(help="Drafts per task, in parallel.")] = 2,
-    rounds: Annotated[int, typer.Option(help="Revision rounds after the draft.")] = 3,
+    candidates: Annotated[int | None, typer.Option(help="Drafts per task, in parallel (default 2; 1 for the local model).")] = None,
+    rounds: Annotated[int | None, typer.Option(help="Revision rounds after the draft (default 3; 1 for the local model).")] = None,
     samples: Annotated[int, typer.Option(help="K: solver attempts in the filter.")] = 64,
     concurrency: Annotated[int, typer.Option(help="Tasks in flight at once.")] = 4,
     llm_concurrency: Annotated[int, typer.Option(help="Model calls in flight per endpoint.")] = 16,
@@ -146,6 +146,14 @@ def run_command(
         model, coder_model, solver_model, base_url, coder_base_url, solver_base_url, dict(os.environ)
     )
     timeout_s = request_timeout if request_timeout is not None else (900.0 if use_local else 180.0)
+    if use_local:  # a smoke test: keep it to minutes on a laptop
+        limit = limit if limit is not None else 3
+        candidates = candidates if candidates is not None else 1
+        rounds = rounds if rounds is not None else 1
+        err.print(f"local smoke test: {limit} task(s), {candidates} draft(s), {rounds} revision round(s) "
+                  "(--limit/--candidates/--rounds change this)")
+    candidates = candidates if candidates is not None else 2
+    rounds = rounds if rounds is not None else 3
     try:
         coder = coder.model_copy(update={"timeout_s": timeout_s})
         solver = solver.model_copy(update={"timeout_s": timeout_s})
