@@ -31,7 +31,7 @@ from synth.library import Library, LibraryError
 PREFIX = "bootcamp/"
 log = logging.getLogger("synth.reward")
 
-#: bootcamp name -> number of verifier exceptions seen in this process
+#: bootcamp name -> verifier failures (exceptions, timeouts) seen in this process
 FINDINGS: Counter[str] = Counter()
 
 
@@ -62,14 +62,7 @@ class RewardFunction:
             self._classes[name] = cls
         return cls
 
-    def __call__(
-        self,
-        data_source: str,
-        solution_str: Any,
-        ground_truth: str | dict[str, Any],
-        extra_info: dict[str, Any] | None = None,
-    ) -> float:
-        cls = self.bootcamp(data_source)
+    def _identity(self, data_source: str, ground_truth: str | dict[str, Any]) -> dict[str, Any]:
         if isinstance(ground_truth, str):
             try:
                 identity = json.loads(ground_truth)
@@ -81,16 +74,28 @@ class RewardFunction:
             identity = ground_truth
         if not isinstance(identity, dict):
             raise RewardDataError(f"ground_truth for {data_source!r} is not a JSON object")
+        return identity
+
+    def __call__(
+        self,
+        data_source: str,
+        solution_str: Any,
+        ground_truth: str | dict[str, Any],
+        extra_info: dict[str, Any] | None = None,
+    ) -> float:
+        cls = self.bootcamp(data_source)
+        identity = self._identity(data_source, ground_truth)
         if not isinstance(solution_str, str):
             return 0.0
         try:
             score = float(cls.verify_score(solution_str, identity))
         except Exception as exc:  # a library defect: report it loudly, never crash training
-            FINDINGS[cls.__name__] += 1
+            name = data_source[len(PREFIX) :]
+            FINDINGS[name] += 1
             log.error(
                 "bootcamp %s raised on a model response (%d so far): %s\nresponse head: %r\n%s",
                 data_source,
-                FINDINGS[cls.__name__],
+                FINDINGS[name],
                 exc,
                 solution_str[:200],
                 "".join(traceback.format_exception(exc)[-3:]),
@@ -115,6 +120,74 @@ def compute_score(
     return _DEFAULT(data_source, solution_str, ground_truth, extra_info)
 
 
-def make_compute_score(library: Path | str) -> RewardFunction:
-    """A ``compute_score`` over another library folder (e.g. one grown by ``synth run``)."""
+def make_compute_score(
+    library: Path | str | None = None, *, sandboxed: bool = False, **pool_options: Any
+) -> RewardFunction:
+    """A ``compute_score`` over a library folder (e.g. one grown by ``synth run``).
+
+    ``sandboxed=True`` scores in the sandbox's warm worker pool instead of in this process:
+    a verifier that hangs or explodes on some model output then costs a bounded time and is
+    reported, never stalls or crashes the trainer (options: ``size``, ``backend``,
+    ``call_timeout_s``).
+    """
+    if sandboxed:
+        return SandboxedRewardFunction(library, **pool_options)
     return RewardFunction(library)
+
+
+class SandboxedRewardFunction(RewardFunction):
+    """``compute_score`` through one warm sandboxed worker pool per bootcamp."""
+
+    def __init__(
+        self,
+        library: Path | str | None = None,
+        *,
+        size: int = 1,
+        backend: str = "auto",
+        call_timeout_s: float = 5.0,
+    ) -> None:
+        super().__init__(library)
+        self.size = size
+        self.backend = backend
+        self.call_timeout_s = call_timeout_s
+        self._pools: dict[str, Any] = {}
+
+    def _pool(self, data_source: str) -> Any:
+        from synth.sandbox.pool import WorkerPool
+
+        pool = self._pools.get(data_source)
+        if pool is None:
+            cls = self.bootcamp(data_source)  # validates the name and the code hash
+            code = self.library.code(data_source[len(PREFIX) :])
+            pool = WorkerPool(code, size=self.size, backend=self.backend,
+                              call_timeout_s=self.call_timeout_s, class_name=cls.__name__)
+            self._pools[data_source] = pool
+        return pool
+
+    def __call__(
+        self,
+        data_source: str,
+        solution_str: Any,
+        ground_truth: str | dict[str, Any],
+        extra_info: dict[str, Any] | None = None,
+    ) -> float:
+        identity = self._identity(data_source, ground_truth)
+        if not isinstance(solution_str, str):
+            return 0.0
+        result = self._pool(data_source).verify(solution_str, identity)
+        if result.score is not None and result.outcome.value == "passed":
+            return float(result.score)
+        name = data_source[len(PREFIX) :]
+        FINDINGS[name] += 1
+        log.error(
+            "bootcamp %s: verify_score ended with %s on a model response (%d so far): %s\n"
+            "response head: %r\n%s",
+            data_source, result.outcome.value, FINDINGS[name], result.error, solution_str[:200],
+            result.traceback[-1500:],
+        )
+        return 0.0
+
+    def close(self) -> None:
+        for pool in self._pools.values():
+            pool.close()
+        self._pools.clear()

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from pathlib import Path
 
 import pytest
@@ -43,11 +44,11 @@ def test_bad_ground_truth_names_it(score):
 
 
 def test_verifier_exception_is_reported_not_raised(score, caplog):
-    before = reward.FINDINGS["ToyCrashyBootcamp"]
+    before = reward.FINDINGS["crashy"]
     gt = json.dumps({"numbers": [1, 2]})
     with caplog.at_level(logging.ERROR, logger="synth.reward"):
         assert score("bootcamp/crashy", "<answer>boom</answer>", gt) == 0.0
-    assert reward.FINDINGS["ToyCrashyBootcamp"] == before + 1
+    assert reward.FINDINGS["crashy"] == before + 1
     assert "verifier bug" in caplog.text and "bootcamp/crashy" in caplog.text
     assert score("bootcamp/crashy", "<answer>3</answer>", gt) == 1.0
 
@@ -58,3 +59,49 @@ def test_classes_are_cached(score):
     cls = score._classes["toy_sum"]
     score("bootcamp/toy_sum", "<answer>1</answer>", gt)
     assert score._classes["toy_sum"] is cls
+
+
+HANGING = TOY_SUM.replace("ToySumBootcamp", "ToyHangBootcamp").replace(
+    "        s = solution.strip()\n",
+    "        s = solution.strip()\n        while s == 'loop':\n            pass\n",
+)
+
+
+def _workers() -> set[int]:
+    pids = set()
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                if b"_synth_worker.py" in (proc / "cmdline").read_bytes():
+                    pids.add(int(proc.name))
+            except OSError:
+                continue
+    return pids
+
+
+def test_sandboxed_reward_scores_and_bounds_a_hanging_verifier(tmp_path: Path):
+    make_library(tmp_path, toy_sum=TOY_SUM, hang=HANGING, crashy=TOY_CRASHY)
+    before = _workers()
+    score = make_compute_score(tmp_path, sandboxed=True, backend="process", call_timeout_s=1.0)
+    try:
+        gt = json.dumps({"numbers": [1, 2, 3]})
+        assert score("bootcamp/toy_sum", "<answer>6</answer>", gt) == 1.0
+        assert score("bootcamp/toy_sum", "<answer>7</answer>", gt) == 0.0
+        assert score("bootcamp/toy_sum", "x" * 1_000_000, gt) == 0.0
+        hangs_before = reward.FINDINGS["hang"]
+        t0 = time.monotonic()
+        assert score("bootcamp/hang", "<answer>loop</answer>", gt) == 0.0
+        assert time.monotonic() - t0 < 10
+        assert reward.FINDINGS["hang"] == hangs_before + 1
+        assert score("bootcamp/hang", "<answer>6</answer>", gt) == 1.0  # respawned worker
+        crashes_before = reward.FINDINGS["crashy"]
+        assert score("bootcamp/crashy", "<answer>boom</answer>", gt) == 0.0
+        assert reward.FINDINGS["crashy"] == crashes_before + 1
+        with pytest.raises(RewardDataError, match="bootcamp/nope"):
+            score("bootcamp/nope", "<answer>1</answer>", gt)
+    finally:
+        score.close()  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 5
+    while _workers() - before and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _workers() - before
