@@ -10,8 +10,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from synth.commands.library import declared_levels, find_bootcamp_class
-from synth.library import Library, sha256_text
+from synth.library import Library, declared_levels, find_bootcamp_class, sha256_text
 
 ROOT = Path(__file__).resolve().parent.parent / "generated_bootcamps"
 

@@ -15,6 +15,7 @@ This is the only module of ``synth`` that imports bootcamp code from a library f
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.util
 import json
@@ -135,6 +136,46 @@ def _atomic_write(path: Path, data: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def find_bootcamp_class(code: str) -> str:
+    """Name of the single class in ``code`` that subclasses BaseBootcamp (by AST, no import)."""
+    tree = ast.parse(code)
+    names = [
+        node.name
+        for node in tree.body
+        if isinstance(node, ast.ClassDef)
+        and any(
+            (isinstance(b, ast.Name) and b.id == "BaseBootcamp")
+            or (isinstance(b, ast.Attribute) and b.attr == "BaseBootcamp")
+            for b in node.bases
+        )
+    ]
+    if len(names) != 1:
+        raise LibraryError(f"expected exactly one BaseBootcamp subclass, found {len(names)}")
+    return names[0]
+
+
+def declared_levels(code: str, class_name: str) -> list[str]:
+    """Level names of a literal ``LEVELS = {...}`` in the class body (by AST, no import)."""
+    for node in ast.parse(code).body:
+        if isinstance(node, ast.ClassDef) and node.name == class_name:
+            for stmt in node.body:
+                target: ast.expr
+                value: ast.expr | None
+                if isinstance(stmt, ast.AnnAssign):
+                    target, value = stmt.target, stmt.value
+                elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+                    target, value = stmt.targets[0], stmt.value
+                else:
+                    continue
+                if isinstance(target, ast.Name) and target.id == "LEVELS" and value is not None:
+                    try:
+                        levels = ast.literal_eval(value)
+                    except ValueError:
+                        return []
+                    return [str(k) for k in levels] if isinstance(levels, dict) else []
+    return []
 
 
 class Library:

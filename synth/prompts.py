@@ -30,9 +30,18 @@ class Prompts:
             keep_trailing_newline=True,
             trim_blocks=False,
         )
+        self._versions: dict[str, str] = {}
 
     def version(self, name: str) -> str:
-        """Hash of the template source and of every template it includes, recursively."""
+        """Hash of the template source and of every template it includes, recursively.
+
+        Computed once per template and instance: templates do not change during a run."""
+        cached = self._versions.get(name)
+        if cached is None:
+            cached = self._versions[name] = self._compute_version(name)
+        return cached
+
+    def _compute_version(self, name: str) -> str:
         seen: set[str] = set()
         digest = hashlib.sha256()
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import json
 from pathlib import Path
 from typing import Annotated
@@ -13,7 +12,7 @@ from rich.panel import Panel
 from rich.syntax import Syntax
 from rich.table import Table
 
-from synth.library import Library, LibraryError
+from synth.library import Library, LibraryError, declared_levels, find_bootcamp_class
 
 app = typer.Typer(no_args_is_help=True)
 out = Console()
@@ -102,46 +101,6 @@ def show_command(
     )
     out.print(Panel(cls.prompt_func(case), title="prompt"))
     out.print(Panel(cls.reference_answer(case), title="reference answer"))
-
-
-def find_bootcamp_class(code: str) -> str:
-    """Name of the single class in ``code`` that subclasses BaseBootcamp (by AST, no import)."""
-    tree = ast.parse(code)
-    names = [
-        node.name
-        for node in tree.body
-        if isinstance(node, ast.ClassDef)
-        and any(
-            (isinstance(b, ast.Name) and b.id == "BaseBootcamp")
-            or (isinstance(b, ast.Attribute) and b.attr == "BaseBootcamp")
-            for b in node.bases
-        )
-    ]
-    if len(names) != 1:
-        raise LibraryError(f"expected exactly one BaseBootcamp subclass, found {len(names)}")
-    return names[0]
-
-
-def declared_levels(code: str, class_name: str) -> list[str]:
-    """Level names of a literal ``LEVELS = {...}`` in the class body (by AST, no import)."""
-    for node in ast.parse(code).body:
-        if isinstance(node, ast.ClassDef) and node.name == class_name:
-            for stmt in node.body:
-                target: ast.expr
-                value: ast.expr | None
-                if isinstance(stmt, ast.AnnAssign):
-                    target, value = stmt.target, stmt.value
-                elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
-                    target, value = stmt.targets[0], stmt.value
-                else:
-                    continue
-                if isinstance(target, ast.Name) and target.id == "LEVELS" and value is not None:
-                    try:
-                        levels = ast.literal_eval(value)
-                    except ValueError:
-                        return []
-                    return [str(k) for k in levels] if isinstance(levels, dict) else []
-    return []
 
 
 @app.command("add")

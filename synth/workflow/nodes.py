@@ -22,7 +22,7 @@ import synth.bootcamp
 from filters.self_consistency import FilterConfig, FilterResult
 from synth.checks import CheckReport
 from synth.extract import extract_code
-from synth.library import LibraryError
+from synth.library import LibraryError, find_bootcamp_class
 from synth.llm import LLMFailure
 from synth.runs import task_slug
 from synth.tasks import ReferenceProgram, TaskDescription, TaskKind
@@ -286,7 +286,7 @@ async def commit(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command
         name = replace_name or ctx.library.unique_name(_bootcamp_name(task))
         try:
             ctx.library.commit(
-                name=name, code=code, class_name=_class_name(code), source=task.source,
+                name=name, code=code, class_name=find_bootcamp_class(code), source=task.source,
                 task_id=task.id, title=task.title, origin="generated",
                 status="pending-review" if cfg.require_review else "accepted",
                 reference_code=ref.code if ref else None, replace=replace_name is not None,
@@ -303,13 +303,6 @@ async def commit(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command
     ctx.run.events.emit("commit", task.id, name=name, pass_rate=filt.get("pass_rate"))
     return Command(goto="__end__", update={"status": "accepted", "committed": name,
                                             "reason_code": "accepted", "reason": f"committed as {name}"})
-
-
-def _class_name(code: str) -> str:
-    m = re.search(r"^class\s+(\w+)\s*\([^)]*\bBaseBootcamp\b", code, re.MULTILINE)
-    if m is None:
-        raise LibraryError("the accepted module has no BaseBootcamp subclass")
-    return m.group(1)
 
 
 async def reject(state: TaskState, runtime: Runtime[WorkflowContext]) -> dict[str, Any]:
