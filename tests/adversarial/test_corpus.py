@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import assert_no_leftovers  # tests/adversarial/conftest.py
+from helpers import assert_no_leftovers
 
 import synth.bootcamp
 from synth.sandbox.base import Backend, Limits, Outcome, RunResult, SandboxJob

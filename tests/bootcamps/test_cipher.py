@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import random
 import statistics
-import subprocess
-import sys
 import time
 from typing import Any
 
 import pytest
+from helpers import cases_in_subprocess
 
 from generated_bootcamps.handwritten import cipher
 from generated_bootcamps.handwritten.cipher import CipherBootcamp
@@ -123,20 +121,11 @@ def test_same_seed_same_cases_and_json_round_trip(level: str) -> None:
 
 
 def test_determinism_across_processes_and_hash_seeds() -> None:
-    script = (
-        "import json\n"
-        "from generated_bootcamps.handwritten.cipher import CipherBootcamp as C\n"
-        "camps = {lv: C.from_level(lv, seed=3) for lv in C.LEVELS}\n"
-        "print(json.dumps({lv: [c.case_generator() for _ in range(20)]"
-        " for lv, c in camps.items()}))\n"
-    )
-    outputs = []
-    for hash_seed in ("1", "2"):
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        run = subprocess.run(
-            [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
-        )
-        outputs.append(json.loads(run.stdout))
+    outputs = [
+        cases_in_subprocess("generated_bootcamps.handwritten.cipher", "CipherBootcamp", seed=3, count=20,
+                            hash_seed=hash_seed)
+        for hash_seed in ("1", "2")
+    ]
     expected = {level: _cases(level, seed=3, n=20) for level in LEVELS}
     assert outputs[0] == outputs[1] == expected
 

@@ -5,10 +5,8 @@ from __future__ import annotations
 import ast
 import importlib.util
 import json
-import os
 import random
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -16,6 +14,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from helpers import cases_in_subprocess
 
 MODULE_PATH = Path(__file__).resolve().parents[2] / "generated_bootcamps/handwritten/code_output.py"
 
@@ -107,19 +106,9 @@ def test_same_seed_gives_same_cases() -> None:
 
 
 def test_same_seed_gives_same_cases_in_another_process() -> None:
-    script = (
-        "import importlib.util, json, sys\n"
-        f"spec = importlib.util.spec_from_file_location('c', {str(MODULE_PATH)!r})\n"
-        "m = importlib.util.module_from_spec(spec); sys.modules['c'] = m\n"
-        "spec.loader.exec_module(m)\n"
-        "b = m.CodeOutputBootcamp.from_level('hard', seed=11)\n"
-        "print(json.dumps([b.case_generator() for _ in range(20)]))\n"
-    )
-    env = {**os.environ, "PYTHONHASHSEED": "987"}
-    output = subprocess.run(
-        [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
-    ).stdout
-    assert json.loads(output) == _generate("hard", seed=11, count=20)
+    output = cases_in_subprocess(MODULE_PATH, "CodeOutputBootcamp", seed=11, count=20, hash_seed="987",
+                                 levels=["hard"])
+    assert output["hard"] == _generate("hard", seed=11, count=20)
 
 
 def test_cases_round_trip_through_json(cases: dict[str, list[dict[str, Any]]]) -> None:

@@ -6,10 +6,8 @@ import ast
 import importlib.util
 import json
 import operator
-import os
 import random
 import statistics
-import subprocess
 import sys
 import time
 from fractions import Fraction
@@ -18,6 +16,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from helpers import cases_in_subprocess
 
 MODULE_PATH = Path(__file__).resolve().parents[2] / "generated_bootcamps/handwritten/game24.py"
 
@@ -77,19 +76,9 @@ def test_same_seed_gives_same_cases() -> None:
 
 
 def test_same_seed_gives_same_cases_in_another_process() -> None:
-    script = (
-        "import importlib.util, json, sys\n"
-        f"spec = importlib.util.spec_from_file_location('g', {str(MODULE_PATH)!r})\n"
-        "m = importlib.util.module_from_spec(spec); sys.modules['g'] = m\n"
-        "spec.loader.exec_module(m)\n"
-        "b = m.Game24Bootcamp.from_level('hard', seed=11)\n"
-        "print(json.dumps([b.case_generator() for _ in range(10)]))\n"
-    )
-    env = {**os.environ, "PYTHONHASHSEED": "12345"}
-    output = subprocess.run(
-        [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
-    ).stdout
-    assert json.loads(output) == _generate("hard", seed=11, count=10)
+    output = cases_in_subprocess(MODULE_PATH, "Game24Bootcamp", seed=11, count=10, hash_seed="12345",
+                                 levels=["hard"])
+    assert output["hard"] == _generate("hard", seed=11, count=10)
 
 
 def test_cases_round_trip_through_json(cases: dict[str, list[dict[str, Any]]]) -> None:

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import random
-import subprocess
-import sys
 import time
 from typing import Any
 
 import pytest
+from helpers import cases_in_subprocess
 
 from generated_bootcamps.handwritten.knights_knaves import KnightsKnavesBootcamp as KK
 
@@ -89,27 +87,16 @@ def test_same_seed_same_cases_and_other_seed_differs(level: str) -> None:
 
 
 def test_determinism_across_processes_with_other_hash_seed() -> None:
-    script = (
-        "import json\n"
-        "from generated_bootcamps.handwritten.knights_knaves import KnightsKnavesBootcamp as K\n"
-        "out = {}\n"
-        "for level in K.LEVELS:\n"
-        "    camp = K.from_level(level, seed=11)\n"
-        "    out[level] = [camp.case_generator() for _ in range(5)]\n"
-        "print(json.dumps(out, sort_keys=True))\n"
-    )
-    outputs = []
-    for hash_seed in ("1", "987"):
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        done = subprocess.run(
-            [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
-        )
-        outputs.append(done.stdout)
+    outputs = [
+        cases_in_subprocess("generated_bootcamps.handwritten.knights_knaves", "KnightsKnavesBootcamp", seed=11, count=5,
+                            hash_seed=hash_seed)
+        for hash_seed in ("1", "987")
+    ]
     local = {}
     for level in LEVELS:
         camp = KK.from_level(level, seed=11)
         local[level] = [camp.case_generator() for _ in range(5)]
-    assert outputs[0] == outputs[1] == json.dumps(local, sort_keys=True) + "\n"
+    assert outputs[0] == outputs[1] == local
 
 
 @pytest.mark.parametrize("level", LEVELS)

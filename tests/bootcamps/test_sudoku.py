@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 import random
-import subprocess
-import sys
 import time
 from typing import Any
 
 import pytest
+from helpers import cases_in_subprocess
 
 from generated_bootcamps.handwritten.sudoku import SudokuBootcamp as Sudoku
 
@@ -89,27 +87,16 @@ def test_same_seed_same_cases_and_other_seed_differs(level: str) -> None:
 
 
 def test_determinism_across_processes_with_other_hash_seed() -> None:
-    script = (
-        "import json\n"
-        "from generated_bootcamps.handwritten.sudoku import SudokuBootcamp as S\n"
-        "out = {}\n"
-        "for level in S.LEVELS:\n"
-        "    camp = S.from_level(level, seed=11)\n"
-        "    out[level] = [camp.case_generator() for _ in range(3)]\n"
-        "print(json.dumps(out, sort_keys=True))\n"
-    )
-    outputs = []
-    for hash_seed in ("1", "987"):
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        done = subprocess.run(
-            [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
-        )
-        outputs.append(done.stdout)
+    outputs = [
+        cases_in_subprocess("generated_bootcamps.handwritten.sudoku", "SudokuBootcamp", seed=11, count=3,
+                            hash_seed=hash_seed)
+        for hash_seed in ("1", "987")
+    ]
     local = {}
     for level in LEVELS:
         camp = Sudoku.from_level(level, seed=11)
         local[level] = [camp.case_generator() for _ in range(3)]
-    assert outputs[0] == outputs[1] == json.dumps(local, sort_keys=True) + "\n"
+    assert outputs[0] == outputs[1] == local
 
 
 @pytest.mark.parametrize("level", LEVELS)

@@ -6,7 +6,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import TOY_CRASHY, TOY_SUM, make_library
+from helpers import TOY_CRASHY, TOY_SUM, assert_no_leftovers, make_library, pids_with
 
 from synth import reward
 from synth.reward import RewardDataError, make_compute_score
@@ -67,21 +67,9 @@ HANGING = TOY_SUM.replace("ToySumBootcamp", "ToyHangBootcamp").replace(
 )
 
 
-def _workers() -> set[int]:
-    pids = set()
-    for proc in Path("/proc").iterdir():
-        if proc.name.isdigit():
-            try:
-                if b"_synth_worker.py" in (proc / "cmdline").read_bytes():
-                    pids.add(int(proc.name))
-            except OSError:
-                continue
-    return pids
-
-
 def test_sandboxed_reward_scores_and_bounds_a_hanging_verifier(tmp_path: Path):
     make_library(tmp_path, toy_sum=TOY_SUM, hang=HANGING, crashy=TOY_CRASHY)
-    before = _workers()
+    before = pids_with("_synth_worker.py")
     score = make_compute_score(tmp_path, sandboxed=True, backend="process", call_timeout_s=1.0)
     try:
         gt = json.dumps({"numbers": [1, 2, 3]})
@@ -101,7 +89,4 @@ def test_sandboxed_reward_scores_and_bounds_a_hanging_verifier(tmp_path: Path):
             score("bootcamp/nope", "<answer>1</answer>", gt)
     finally:
         score.close()  # type: ignore[attr-defined]
-    deadline = time.monotonic() + 5
-    while _workers() - before and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not _workers() - before
+    assert_no_leftovers("_synth_worker.py", grace_s=5, before=before)

@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 from conftest import HOSTILE, HOSTILE_TITLE, REPO, REVIEW, ReviewRun, run_cli
+from helpers import processes_with
 
 from synth.library import Library
 
@@ -51,20 +52,6 @@ def chromium() -> None:
                    f"scripts/browser_deps.sh (exit {res.returncode}):\n{why}")
         warnings.warn(message, stacklevel=1)
         pytest.skip(message)
-
-
-def _processes_with(marker: str) -> list[int]:
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-        except OSError:
-            continue
-        if marker in cmdline:
-            pids.append(int(entry.name))
-    return pids
 
 
 def _group_alive(pgid: int) -> bool:
@@ -190,10 +177,10 @@ def test_review_in_the_browser(chromium: None, server: tuple[str, subprocess.Pop
     os.killpg(proc.pid, signal.SIGTERM)
     assert proc.wait(15) is not None
     deadline = time.monotonic() + 10
-    while (_group_alive(proc.pid) or _processes_with(str(profile))) and time.monotonic() < deadline:
+    while (_group_alive(proc.pid) or processes_with(str(profile))) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not _group_alive(proc.pid), "a process of the review server's group is still alive"
-    assert _processes_with(str(profile)) == [], "Chromium left processes behind"
+    assert processes_with(str(profile)) == [], "Chromium left processes behind"
     shutil.rmtree(profile, ignore_errors=True)
 
     # a new process sees the decision

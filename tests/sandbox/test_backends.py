@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import assert_no_leftovers  # tests/sandbox/conftest.py
+from helpers import assert_no_leftovers
 from pydantic import ValidationError
 
 import synth.sandbox as sandbox

@@ -14,8 +14,7 @@ import types
 from pathlib import Path
 
 import pytest
-from conftest import assert_no_leftovers, processes_with  # tests/sandbox/conftest.py
-from helpers import TOY_SUM  # tests/helpers.py
+from helpers import TOY_SUM, assert_no_leftovers, processes_with
 
 from synth.sandbox.base import Backend, Outcome
 from synth.sandbox.pool import WorkerPool

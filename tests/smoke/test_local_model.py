@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import assert_no_leftovers, pids_with
 
 from synth.runs import read_events
 
@@ -26,19 +27,6 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def _llama_servers() -> list[int]:
-    pids = []
-    for proc in Path("/proc").iterdir():
-        if proc.name.isdigit():
-            try:
-                cmd = (proc / "cmdline").read_bytes()
-            except OSError:
-                continue
-            if b"llama_cpp.server" in cmd:
-                pids.append(int(proc.name))
-    return pids
-
-
 def test_local_model_smoke_run(tmp_path: Path):
     tasks = tmp_path / "tasks"
     tasks.mkdir()
@@ -47,7 +35,7 @@ def test_local_model_smoke_run(tmp_path: Path):
         "Given a list of integers, give their sum. Difficulty grows with the list length.\n"
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
-    before = set(_llama_servers())
+    before = pids_with("llama_cpp.server")
     res = subprocess.run(
         [sys.executable, "-m", "synth.cli", "run", "--source", "local", "--path", str(tasks),
          "--library", str(tmp_path / "lib"), "--runs-dir", str(tmp_path / "runs"),
@@ -65,4 +53,4 @@ def test_local_model_smoke_run(tmp_path: Path):
     assert calls and all(c["model"] == "local/SmolLM2-135M-Instruct" for c in calls)
     assert all(c["endpoint"].startswith("http://127.0.0.1:") for c in calls)
     assert sum(c["tokens_out"] for c in calls if c["ok"]) > 0
-    assert set(_llama_servers()) <= before, "the llama.cpp server was left running"
+    assert_no_leftovers("llama_cpp.server", before=before)  # the server was stopped

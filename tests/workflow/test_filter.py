@@ -5,10 +5,9 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from pathlib import Path
 
 import pytest
-from helpers import TOY_SUM
+from helpers import TOY_SUM, assert_no_leftovers, pids_with
 
 from filters.self_consistency import FilterConfig, decided, run_filter
 
@@ -83,28 +82,14 @@ HANGING = TOY_SUM.replace(
 )
 
 
-def _workers() -> list[int]:
-    pids = []
-    for proc in Path("/proc").iterdir():
-        if proc.name.isdigit():
-            try:
-                if b"_synth_worker.py" in (proc / "cmdline").read_bytes():
-                    pids.append(int(proc.name))
-            except OSError:
-                continue
-    return pids
-
-
 def test_verifier_hang_is_a_timeout_rejection():
-    before = set(_workers())
+    before = pids_with("_synth_worker.py")
     t0 = time.monotonic()
     res = run(HANGING, solver(lambda p: False))
     assert res.verdict == "verifier_error" and "timeout" in res.reason
     assert time.monotonic() - t0 < 30
-    deadline = time.monotonic() + 5  # the pool kills its workers on close
-    while set(_workers()) - before and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not set(_workers()) - before, "a hung verifier worker was left running"
+    # the pool kills its workers on close: a hung verifier's worker is not left running
+    assert_no_leftovers("_synth_worker.py", grace_s=5, before=before)
 
 
 def test_generator_crash_is_a_sample_error():
