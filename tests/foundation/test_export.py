@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -100,3 +101,28 @@ def test_empty_library_is_an_error(tmp_path: Path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(ValueError, match="no accepted bootcamps"):
         export(ExportConfig(out=tmp_path / "o", library=tmp_path / "empty"))
+
+
+# sha256 of the files that the in-process export (before the sandboxed method servers) wrote
+# for the shipped library: the sandboxed export must give the very same bytes.
+PINNED_SHIPPED = {
+    "a": (dict(per_bootcamp=12, test_per_bootcamp=4, seed=0),
+          "1b295144c7acc10ca1b2589d64e250568a233c2118ccd8ba8a67ceedbfda530a",
+          "0fbc2ec4b8c9f74a7a269433b3389ba3fee8ad30dcc68faab041d22ed37be738"),
+    "b": (dict(per_bootcamp=9, test_per_bootcamp=3, seed=7, level="default"),
+          "5289f515d4d9a0e3e97f172722e92f47280d2f019beb52b39e6034d692d61dfd",
+          "4688cd6008172c22dd635e212d21a6b923f35b18277a23d507322fd90c487ff2"),
+    "c": (dict(per_bootcamp=10, test_per_bootcamp=2, seed=123456789, level="easy",
+               bootcamps=["game24", "sudoku"]),
+          "35a7fd0e1cc5417592fc956defbabfd0aa107335d831105afe33d50b6f6de0b2",
+          "e7ded828d00d5a5948be2ec21869ff3bb0cebf06fc9fa7e9f7f7e1618da51377"),
+}
+
+
+@pytest.mark.parametrize("tag", sorted(PINNED_SHIPPED))
+def test_shipped_library_bytes_are_pinned(tag: str, tmp_path: Path):
+    options, train_sha, test_sha = PINNED_SHIPPED[tag]
+    out = tmp_path / tag
+    export(ExportConfig(out=out, workers=2, **options))  # type: ignore[arg-type]
+    assert hashlib.sha256((out / "train.jsonl").read_bytes()).hexdigest() == train_sha
+    assert hashlib.sha256((out / "test.jsonl").read_bytes()).hexdigest() == test_sha
