@@ -131,6 +131,12 @@ class SandboxJob(BaseModel):
     argv: list[str] = Field(min_length=1, description="argv[0]: a .py path relative to work dir")
     stdin: str = ""
     env: dict[str, str] = Field(default_factory=dict, description="extra environment variables")
+    unit: str = Field(
+        default="",
+        max_length=200,
+        description="isolation unit: jobs that may share a warm container (one code hash); "
+        "empty = share with nothing",
+    )
 
     @field_validator("files")
     @classmethod

@@ -22,8 +22,12 @@ the process and bwrap backends here, and docker when its backend provides ``spaw
 a warm container). Each worker slot is served by one thread that lives as long as the pool and
 owns its session (bwrap's ``--die-with-parent`` ties a sandbox to the thread that started it).
 
-Inside the worker the bootcamp's own ``print`` output goes to stderr; the protocol uses a
-private duplicate of the original stdout.
+Each worker is the kit's method server (:mod:`synth.sandbox.kit`) serving one bootcamp (one
+code hash: ``SandboxJob.unit``); the bootcamp's own ``print`` output goes to stderr. A worker only
+answers: every reply is validated here. A score that is not a finite float in [0, 1] is an
+``ERROR`` with ``kind == "invalid_score"`` (and the value); a worker that reports a run-time
+change of the contract (``BaseBootcamp`` or the class patched after load) is an ``ERROR`` with
+``kind == "contract_tampered"``. A line that is not the protocol is ignored.
 """
 
 from __future__ import annotations
@@ -32,105 +36,26 @@ import atexit
 import contextlib
 import inspect
 import itertools
-import json
 import queue
 import threading
 import time
 import weakref
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-import orjson
-
-import synth.bootcamp
 from synth.sandbox.base import (
     Backend,
     Limits,
     Outcome,
-    SandboxJob,
     SandboxUnavailableError,
     Session,
     SessionError,
     SpawningBackend,
     classify_exit,
 )
+from synth.sandbox.methods import decode_reply, encode_request, method_job
 
-__all__ = ["WORKER_SOURCE", "VerifyResult", "WorkerPool", "pool_limits"]
-
-#: The in-sandbox worker (standard library only).
-#: argv: _synth_worker.py MODULE_FILE CLASS_NAME_OR_EMPTY [LABEL] (the label is inert: it only
-#: makes the worker findable by its command line).
-WORKER_SOURCE = r"""
-import importlib.util, json, os, sys, time, traceback
-
-def _tail(exc):
-    text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-    return text[-3000:]
-
-def main():
-    proto = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1 << 16)
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-
-    def send(obj):
-        proto.write(json.dumps(obj) + "\n")
-        proto.flush()
-
-    def send_error(rid, kind, exc):
-        error = type(exc).__name__ + ": " + str(exc)[:500]
-        proto.write("E " + json.dumps({"id": rid, "kind": kind, "error": error,
-                                       "traceback": _tail(exc)}) + "\n")
-
-    try:
-        from synth.bootcamp import BaseBootcamp
-        spec = importlib.util.spec_from_file_location("candidate", sys.argv[1])
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["candidate"] = module
-        spec.loader.exec_module(module)
-        wanted = sys.argv[2]
-        found = [
-            obj for name, obj in vars(module).items()
-            if isinstance(obj, type) and issubclass(obj, BaseBootcamp)
-            and obj is not BaseBootcamp and obj.__module__ == "candidate"
-            and (not wanted or name == wanted)
-        ]
-        leaves = [c for c in found if not any(o is not c and issubclass(o, c) for o in found)]
-        if len(leaves) != 1:
-            names = ", ".join(c.__name__ for c in leaves) or "none"
-            raise LookupError("expected exactly one bootcamp class, found: " + names)
-        cls = leaves[0]
-    except BaseException as exc:
-        send({"ready": False, "error": type(exc).__name__ + ": " + str(exc)[:500],
-              "traceback": _tail(exc)})
-        return
-    send({"ready": True, "class": cls.__name__})
-    stdin = sys.stdin.buffer
-    flushed = time.monotonic()
-    while True:
-        header = stdin.readline()  # "B <n>": a chunk of n requests follows
-        if not header:
-            return
-        count = int(header.split()[1])
-        for i in range(count):
-            rid, response, identity, format_score = json.loads(stdin.readline())
-            try:
-                score = cls.verify_score(response, identity, format_score)
-                if isinstance(score, bool) or not isinstance(score, (int, float)):
-                    raise TypeError("verify_score returned " + type(score).__name__)
-                proto.write("S %d %r\n" % (rid, float(score)))
-            except MemoryError as exc:
-                send_error(rid, "oom", exc)
-            except BaseException as exc:
-                send_error(rid, "error", exc)
-            # Replies go out at the end of a chunk and at least every 20 ms in between.
-            now = time.monotonic()
-            if i == count - 1 or now - flushed >= 0.02:
-                proto.flush()
-                flushed = now
-
-main()
-"""
+__all__ = ["VerifyResult", "WorkerPool", "pool_limits", "validate_score"]
 
 
 def pool_limits(memory_mb: int = 1024, pids: int = 16, max_output_bytes: int = 1_000_000) -> Limits:
@@ -158,6 +83,7 @@ class VerifyResult:
     error: str = ""
     traceback: str = ""
     elapsed_s: float = 0.0
+    kind: str = ""
 
 
 class _Batch:
@@ -235,16 +161,7 @@ class WorkerPool:
         self.call_timeout_s = call_timeout_s
         self.recycle_after = recycle_after
         self.start_timeout_s = start_timeout_s
-        argv = ["_synth_worker.py", "candidate.py", class_name or ""] + ([label] if label else [])
-        self.job = SandboxJob(
-            files={
-                "_synth_worker.py": WORKER_SOURCE,
-                "candidate.py": code,
-                "synth/__init__.py": "",
-                "synth/bootcamp.py": Path(synth.bootcamp.__file__).read_text(encoding="utf-8"),
-            },
-            argv=argv,
-        )
+        self.job = method_job(code, class_name=class_name or "", label=label)
         self.class_name: str | None = None
         self.load_error: VerifyResult | None = None
         self.spawned = 0  # workers started so far (respawns included)
@@ -282,7 +199,9 @@ class WorkerPool:
         for index, (response, identity) in enumerate(items):
             req_id = next(self._ids)
             try:
-                line = _encode([req_id, response, identity, format_score])
+                line = encode_request(req_id, "score", {
+                    "response": response, "case": identity, "format_score": format_score,
+                    "limit": self.call_timeout_s})
             except (TypeError, ValueError) as exc:
                 batch.put(index, VerifyResult(outcome=Outcome.ERROR, error=f"not JSON: {exc}"))
                 continue
@@ -325,7 +244,6 @@ class WorkerPool:
         self.spawned += 1
         try:
             line = session.recv_line(self.start_timeout_s, self.limits.max_output_bytes)
-            hello = json.loads(line)
         except TimeoutError:
             session.close()
             return None, VerifyResult(
@@ -333,7 +251,7 @@ class WorkerPool:
                 error=f"the bootcamp module did not load within {self.start_timeout_s:g}s",
                 elapsed_s=time.monotonic() - t0,
             )
-        except (SessionError, OverflowError, ValueError) as exc:
+        except (SessionError, OverflowError) as exc:
             tail = session.stderr_tail()
             code = session.returncode()
             session.close()
@@ -347,15 +265,27 @@ class WorkerPool:
                 traceback=tail[-3000:],
                 elapsed_s=time.monotonic() - t0,
             )
-        if not hello.get("ready"):
+        rid, hello = decode_reply(line)
+        info = hello.value if hello.ok and rid == 0 else None
+        if type(info) is not dict or type(info.get("class")) is not str:
+            session.close()
+            why = hello.error or "a malformed handshake"
+            return None, VerifyResult(
+                outcome=Outcome.ERROR,
+                error=f"the bootcamp module did not load: {why}",
+                traceback=hello.traceback,
+                elapsed_s=time.monotonic() - t0,
+            )
+        if info.get("tampered"):
             session.close()
             return None, VerifyResult(
                 outcome=Outcome.ERROR,
-                error=f"the bootcamp module did not load: {hello.get('error', '?')}",
-                traceback=str(hello.get("traceback", "")),
+                kind="contract_tampered",
+                error="the module changed the contract at import: "
+                + "; ".join(str(x) for x in info["tampered"])[:500],
                 elapsed_s=time.monotonic() - t0,
             )
-        self.class_name = str(hello.get("class"))
+        self.class_name = info["class"][:200]
         return session, None
 
     def _serve(self) -> None:
@@ -427,13 +357,14 @@ class WorkerPool:
             if failure is not None:
                 healthy = False
                 break
-            parsed = _parse_reply(line)
-            if parsed is None or parsed[0] not in pending:
+            req_id, reply = decode_reply(line)
+            if type(req_id) is not int or req_id not in pending:
                 continue  # a stale or forged line: ignore it
-            req_id, result = parsed
+            result = _verify_result(reply)
             result.elapsed_s = time.monotonic() - t0
             t0 = time.monotonic()
-            healthy = result.outcome is not Outcome.OOM
+            # after a timeout or an OOM the interpreter may be in any state: replace it
+            healthy = result.outcome not in (Outcome.OOM, Outcome.TIMEOUT)
             self._finish(pending.pop(req_id), result)
         if failure is not None and len(chunk) == 1 and pending:
             self._finish(pending.popitem()[1], failure)  # alone, it is surely the culprit
@@ -443,7 +374,7 @@ class WorkerPool:
             for task in pending.values():
                 self._tasks.put([task])
             pending.clear()
-        if pending:  # an OOM reply: the requests after it go to another (or a fresh) worker
+        if pending:  # an OOM/timeout reply: the rest go to another (or a fresh) worker
             self._tasks.put(list(pending.values()))
         return healthy
 
@@ -478,32 +409,32 @@ class WorkerPool:
         )
 
 
-def _encode(request: list[Any]) -> bytes:
-    """One request line. orjson is ~3x faster than json here (the pool's host-side hot path);
-    what it refuses (non-str keys, ints beyond 64 bits, NaN) falls back to the json module."""
-    try:
-        return orjson.dumps(request) + b"\n"
-    except TypeError:
-        return json.dumps(request).encode() + b"\n"
+def validate_score(value: Any) -> tuple[float | None, str]:
+    """(score, "") when ``value`` is a finite float in [0, 1], else (None, why)."""
+    if type(value) is float and 0.0 <= value <= 1.0:
+        return value, ""
+    if type(value) is int and value in (0, 1):
+        return float(value), ""
+    return None, f"verify_score returned {str(value)[:200]!s}, not a finite float in [0, 1]"
 
 
-def _parse_reply(line: bytes) -> tuple[int, VerifyResult] | None:
-    """``S <id> <score>`` or ``E <json>`` -> (id, result); None for anything else."""
-    try:
-        if line.startswith(b"S "):
-            _, rid, score = line.split(b" ", 2)
-            return int(rid), VerifyResult(Outcome.PASSED, float(score))
-        if line.startswith(b"E "):
-            reply = json.loads(line[2:])
-            oom = reply.get("kind") == "oom"
-            return int(reply["id"]), VerifyResult(
-                outcome=Outcome.OOM if oom else Outcome.ERROR,
-                error=str(reply.get("error", "")),
-                traceback=str(reply.get("traceback", "")),
-            )
-    except (ValueError, TypeError, KeyError, AttributeError):
-        return None
-    return None
+def _verify_result(reply: Any) -> VerifyResult:
+    """A method-server reply to a ``score`` request -> VerifyResult (validated)."""
+    if not reply.ok:
+        return VerifyResult(outcome=reply.outcome, error=reply.error,
+                            traceback=reply.traceback, kind=reply.kind)
+    value = reply.value
+    if type(value) is not dict or "score" not in value:
+        return VerifyResult(outcome=Outcome.ERROR, kind="protocol",
+                            error="malformed reply to a score request")
+    if value.get("tampered"):
+        return VerifyResult(outcome=Outcome.ERROR, kind="contract_tampered",
+                            error="the contract was changed at run time: "
+                            + "; ".join(str(x) for x in value["tampered"])[:500])
+    score, why = validate_score(value["score"])
+    if score is None:
+        return VerifyResult(outcome=Outcome.ERROR, kind="invalid_score", error=why)
+    return VerifyResult(outcome=Outcome.PASSED, score=score)
 
 
 _send_takes_timeout: dict[type, bool] = {}

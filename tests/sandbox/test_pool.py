@@ -102,11 +102,13 @@ def test_crash_timeout_and_oom_are_typed_and_the_pool_recovers(backend: Backend)
         )
         assert "1.5s" in results[3].error
         assert elapsed < 2 * 1.5 + 10  # a hang costs two timeouts at most
-        # Workers: the first; after the timeout (the hang is then retried alone and times
-        # out again, pinning it: see WorkerPool._run_chunk); after the OOM. The retried hang
-        # runs last and leaves no worker, so the next call starts one more.
+        # Workers: the first; after the timeout (the kit's interval timer pins the hang on its
+        # request, and a worker that timed out is replaced); after the OOM. When the hog is
+        # killed at the memory limit instead of raising MemoryError (backend-dependent), the
+        # requests after it are retried one by one and the last retry may leave no warm
+        # worker, so the next call may start one more: no respawn storm either way.
         assert pool.spawned == 3
-        assert pool.verify(good, case).score == 1.0 and pool.spawned == 4
+        assert pool.verify(good, case).score == 1.0 and pool.spawned in (3, 4)
         assert len(processes_with(label)) >= 1  # a warm worker is alive between calls
     finally:
         pool.close()

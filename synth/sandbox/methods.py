@@ -1,0 +1,367 @@
+"""Host side of the method-call protocol: ask a sandboxed bootcamp questions, get plain values.
+
+A :class:`MethodServer` starts the kit's method server (:mod:`synth.sandbox.kit`) for one
+bootcamp module in a long-lived sandbox session (any backend with ``spawn``), and turns each
+question into one request line and one validated reply::
+
+    with MethodServer(code, backend="bwrap") as server:
+        handle = server.call("construct", {"params": {}, "seed": 1}).value
+        reply = server.call("generate", {"handle": handle}, timeout_s=2.0)
+
+Every reply is a :class:`Reply` with a typed outcome: ``PASSED`` (``value`` holds the plain
+JSON value the server returned), ``ERROR`` (the bootcamp raised: ``error``, ``kind``,
+``traceback``), ``TIMEOUT`` (no reply within the call's time: the whole session is killed),
+``OOM`` (``MemoryError``, or the session was killed at the memory limit), ``OUTPUT_OVERFLOW``
+(a reply larger than ``max_reply_bytes``), ``SANDBOX_ERROR`` (the infrastructure failed: never
+the bootcamp's fault). A reply that is not the protocol -- not JSON, the wrong id, the wrong
+shape -- is ``ERROR`` with ``kind == "protocol"``: only the untrusted side writes into that
+pipe, so a corrupt channel is the bootcamp's doing.
+
+Nothing here judges a value. The callers (the gate, the filter, export, review, rewards)
+validate each value's type and size for the question they asked, and decide.
+
+One session serves one bootcamp (``SandboxJob.unit`` is the sha256 of its code, plus a role
+suffix when the host needs independent processes of the same code, e.g. the determinism
+check's second process); it is discarded after use.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from synth.sandbox.base import (
+    Backend,
+    Limits,
+    Outcome,
+    SandboxJob,
+    SandboxUnavailableError,
+    Session,
+    SessionError,
+    SpawningBackend,
+    classify_exit,
+)
+from synth.sandbox.kit import KIT_NAME
+
+__all__ = [
+    "KIT_SOURCE",
+    "MethodServer",
+    "Reply",
+    "code_unit",
+    "contract_files",
+    "decode_reply",
+    "encode_request",
+    "method_job",
+    "server_limits",
+]
+
+_HERE = Path(__file__).resolve().parent
+KIT_SOURCE = (_HERE / "kit.py").read_text(encoding="utf-8")
+_CONTRACT_SOURCE = (_HERE.parent / "bootcamp.py").read_text(encoding="utf-8")
+_SHIM_SOURCE = (_HERE / "intern_shim.py").read_text(encoding="utf-8")
+#: Host-side slack on top of a call's own limit (process start-up jitter, pipe latency).
+GRACE_S = 1.0
+
+
+def code_unit(code: str, role: str = "") -> str:
+    """The isolation unit of a job that runs ``code`` (``role`` separates independent
+    processes of the same code that must not share a container)."""
+    digest = hashlib.sha256(code.encode("utf-8")).hexdigest()
+    return f"{digest}/{role}" if role else digest
+
+
+def contract_files() -> dict[str, str]:
+    """The files every bootcamp job needs: the kit and the contract package."""
+    return {KIT_NAME: KIT_SOURCE, "synth/__init__.py": "", "synth/bootcamp.py": _CONTRACT_SOURCE}
+
+
+def intern_files(source: str, relative: bool) -> tuple[dict[str, str], str]:
+    """(files, module name) laying out an InternBootcamp-style module with the audit shim
+    under the import paths such modules use."""
+    reexport = "from intern_shim import Basebootcamp  # noqa: F401\n"
+    files = {
+        "intern_shim.py": _SHIM_SOURCE,
+        "bootcamp/__init__.py": reexport,
+        "internbootcamp/__init__.py": "",
+        "internbootcamp/bootcamp/__init__.py": reexport,
+        "internbootcamp/bootcamp/base.py": reexport,
+    }
+    module = "internbootcamp.bootcamp.candidate" if relative else "candidate"
+    files[module.replace(".", "/") + ".py"] = source
+    return files, module
+
+
+def server_limits(memory_mb: int = 1024, pids: int = 16, max_output_bytes: int = 1_000_000) -> Limits:
+    """Limits for a long-lived server: ``wall_s``/``cpu_s`` bound its life, not a call."""
+    return Limits(wall_s=3600, cpu_s=3600, memory_mb=memory_mb, file_size_mb=4,
+                  open_files=64, pids=pids, max_output_bytes=max_output_bytes)
+
+
+def method_job(
+    code: str,
+    *,
+    mode: str = "native",
+    class_name: str = "",
+    relative: bool = False,
+    env: dict[str, str] | None = None,
+    shift_clock: bool = False,
+    role: str = "",
+    label: str = "",
+) -> SandboxJob:
+    """The sandbox job that serves ``code`` (a bootcamp module's source)."""
+    files = contract_files()
+    if mode == "intern":
+        extra, module = intern_files(code, relative)
+        files.update(extra)
+    else:
+        files["candidate.py"] = code
+        module = "candidate"
+    argv = [KIT_NAME, "serve", module, class_name, mode]
+    if shift_clock:
+        argv.append("--shift-clock")
+    if label:
+        argv.append(label)
+    return SandboxJob(files=files, argv=argv, env=env or {}, unit=code_unit(code, role))
+
+
+def encode_request(rid: int, method: str, params: dict[str, Any]) -> bytes:
+    """One request line. orjson where it can (fast); json for what it refuses (big ints)."""
+    request = [rid, method, params]
+    try:
+        return orjson.dumps(request) + b"\n"
+    except TypeError:
+        return json.dumps(request, ensure_ascii=False).encode("utf-8", "surrogatepass") + b"\n"
+
+
+@dataclass(slots=True)
+class Reply:
+    """One answer of the method server (see the module docstring)."""
+
+    outcome: Outcome
+    value: Any = None
+    kind: str = ""
+    error: str = ""
+    traceback: str = ""
+    elapsed_s: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.outcome is Outcome.PASSED
+
+
+def _loads(line: bytes) -> Any:
+    try:
+        return orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return json.loads(line)  # ints beyond 64 bits; raises ValueError when not JSON
+
+
+def decode_reply(line: bytes) -> tuple[Any, Reply]:
+    """(id, reply) from one line. A line that is not the protocol gives id None and a
+    ``protocol`` error."""
+    try:
+        obj = _loads(line)
+    except (ValueError, RecursionError) as exc:
+        return None, Reply(Outcome.ERROR, kind="protocol",
+                           error=f"the method server wrote a line that is not JSON: {exc}"[:300])
+    if type(obj) is not dict or "id" not in obj or ("ok" in obj) == ("err" in obj):
+        return None, Reply(Outcome.ERROR, kind="protocol",
+                           error="the method server wrote a line that is not a reply")
+    rid = obj["id"]
+    if "ok" in obj:
+        return rid, Reply(Outcome.PASSED, value=obj["ok"])
+    err = obj["err"]
+    if type(err) is not dict:
+        return rid, Reply(Outcome.ERROR, kind="protocol", error="malformed error reply")
+    kind = str(err.get("kind", "error"))[:32]
+    outcome = {"oom": Outcome.OOM, "timeout": Outcome.TIMEOUT}.get(kind, Outcome.ERROR)
+    return rid, Reply(outcome, kind=kind, error=str(err.get("message", ""))[:600],
+                      traceback=str(err.get("traceback", ""))[-3000:])
+
+
+class MethodServer:
+    """A sandboxed method server for one bootcamp module (see the module docstring).
+
+    Synchronous and not thread-safe: one caller asks one question at a time. After a timeout,
+    a death or a protocol error the session is closed and every later call returns the same
+    failure (``dead``); :meth:`restart` starts a fresh one (the bootcamp's state is lost)."""
+
+    def __init__(
+        self,
+        code: str,
+        *,
+        backend: str | Backend = "auto",
+        limits: Limits | None = None,
+        mode: str = "native",
+        class_name: str = "",
+        relative: bool = False,
+        env: dict[str, str] | None = None,
+        shift_clock: bool = False,
+        role: str = "",
+        label: str = "",
+        start_timeout_s: float = 30.0,
+        max_reply_bytes: int = 4_000_000,
+    ) -> None:
+        if isinstance(backend, str):
+            from synth.sandbox import get_backend
+
+            backend = get_backend(backend)
+        if not isinstance(backend, SpawningBackend):
+            raise SandboxUnavailableError(
+                f"the {backend.name} backend cannot start long-lived method servers (no spawn())"
+            )
+        self.backend: SpawningBackend = backend
+        self.limits = limits or server_limits()
+        self.job = method_job(code, mode=mode, class_name=class_name, relative=relative,
+                              env=env, shift_clock=shift_clock, role=role, label=label)
+        self.start_timeout_s = start_timeout_s
+        self.max_reply_bytes = max_reply_bytes
+        self.session: Session | None = None
+        self.info: dict[str, Any] = {}
+        self.dead: Reply | None = None
+        self.load_reply: Reply | None = None
+        self._ids = 0
+        self.calls = 0
+        self.started = 0
+
+    # -- life cycle -----------------------------------------------------------------------
+    def start(self) -> Reply:
+        """Start the session and read the handshake. ``PASSED`` with ``value`` = the load
+        info (class name, levels, ...), or why the module did not load."""
+        self.close()
+        self.dead = None
+        t0 = time.monotonic()
+        try:
+            self.session = self.backend.spawn(self.job, self.limits)
+        except Exception as exc:
+            reply = Reply(Outcome.SANDBOX_ERROR,
+                          error=f"could not start the method server: {type(exc).__name__}: {exc}")
+            self.dead = self.load_reply = reply
+            return reply
+        self.started += 1
+        reply = self._receive(0, self.start_timeout_s, t0)
+        if reply.ok and type(reply.value) is not dict:
+            reply = Reply(Outcome.ERROR, kind="protocol", error="malformed handshake")
+        if reply.ok:
+            self.info = reply.value
+        elif self.dead is None:
+            self._kill(reply)
+        reply.elapsed_s = time.monotonic() - t0
+        self.load_reply = reply
+        return reply
+
+    def restart(self) -> Reply:
+        return self.start()
+
+    def close(self) -> None:
+        if self.session is not None:
+            with contextlib.suppress(Exception):
+                self.session.close()
+            self.session = None
+
+    def __enter__(self) -> MethodServer:
+        if self.session is None:
+            self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def alive(self) -> bool:
+        return self.session is not None and self.dead is None
+
+    # -- calls ----------------------------------------------------------------------------
+    def call(self, method: str, params: dict[str, Any] | None = None,
+             timeout_s: float = 5.0) -> Reply:
+        """Ask one question. The server bounds the bootcamp's call by ``timeout_s`` (an
+        interval timer, for a traceback); the host waits ``timeout_s + GRACE_S`` at most."""
+        if self.dead is not None:
+            return self.dead
+        if self.session is None:
+            started = self.start()
+            if not started.ok:
+                return started
+        assert self.session is not None
+        self._ids += 1
+        rid = self._ids
+        body = dict(params or {})
+        body.setdefault("limit", timeout_s)
+        try:
+            line = encode_request(rid, method, body)
+        except (TypeError, ValueError) as exc:
+            return Reply(Outcome.ERROR, kind="usage", error=f"request not JSON: {exc}")
+        t0 = time.monotonic()
+        try:
+            self.session.send(line, timeout_s=timeout_s + GRACE_S)
+        except TimeoutError:
+            return self._kill(Reply(Outcome.TIMEOUT, kind="timeout",
+                                    error=f"the bootcamp did not read its request within "
+                                    f"{timeout_s:g}s", elapsed_s=time.monotonic() - t0))
+        except SessionError as exc:
+            return self._kill(self._died(exc, t0))
+        self.calls += 1
+        reply = self._receive(rid, timeout_s + GRACE_S, t0)
+        reply.elapsed_s = time.monotonic() - t0
+        return reply
+
+    def _receive(self, rid: int, timeout_s: float, t0: float) -> Reply:
+        assert self.session is not None
+        try:
+            line = self.session.recv_line(timeout_s, self.max_reply_bytes)
+        except TimeoutError:
+            return self._kill(Reply(Outcome.TIMEOUT, kind="timeout",
+                                    error=f"no reply within {timeout_s - GRACE_S:g}s "
+                                    "(the sandbox session was killed)",
+                                    elapsed_s=time.monotonic() - t0))
+        except OverflowError:
+            return self._kill(Reply(Outcome.OUTPUT_OVERFLOW, kind="overflow",
+                                    error=f"a reply longer than {self.max_reply_bytes} bytes",
+                                    elapsed_s=time.monotonic() - t0))
+        except SessionError as exc:
+            return self._kill(self._died(exc, t0))
+        got, reply = decode_reply(line)
+        if reply.kind == "protocol" or got != rid:
+            if reply.kind != "protocol":
+                reply = Reply(Outcome.ERROR, kind="protocol",
+                              error=f"a reply for request {got!r:.40} where {rid} was expected")
+            return self._kill(reply)
+        if reply.outcome in (Outcome.TIMEOUT, Outcome.OOM):
+            # The interpreter may be in a bad state after either: nothing more is asked of it.
+            return self._kill(reply)
+        return reply
+
+    def _kill(self, reply: Reply) -> Reply:
+        stderr = self.session.stderr_tail() if self.session is not None else ""
+        if stderr and not reply.traceback:
+            reply.traceback = stderr[-3000:]
+        self.close()
+        self.dead = reply
+        return reply
+
+    def _died(self, exc: Exception, t0: float) -> Reply:
+        """The session ended: say why, as far as its exit status tells."""
+        assert self.session is not None
+        code = None
+        for _ in range(100):
+            code = self.session.returncode()
+            if code is not None:
+                break
+            time.sleep(0.01)
+        tail = self.session.stderr_tail()
+        outcome, detail = Outcome.ERROR, f"the sandboxed bootcamp died ({exc})"
+        if code is not None:
+            kind, _, _, why = classify_exit(code, tail)
+            if kind in (Outcome.OOM, Outcome.TIMEOUT):
+                outcome = kind
+            detail = f"the sandboxed bootcamp died: {why or 'exit status 0'}"
+        return Reply(outcome, kind="died", error=detail, traceback=tail[-3000:],
+                     elapsed_s=time.monotonic() - t0)
