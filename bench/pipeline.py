@@ -26,7 +26,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
 from filters.self_consistency import FilterConfig, FilterResult  # noqa: E402
-from synth.checks import CheckReport, CheckResult, CheckStatus  # noqa: E402
+from synth.gate import CheckReport, CheckResult, CheckStatus  # noqa: E402
 from synth.library import Library  # noqa: E402
 from synth.llm import LLMClient, ModelSpec  # noqa: E402
 from synth.runs import Run, RunConfig, read_events  # noqa: E402

@@ -13,7 +13,7 @@ responses (half reference answers, half wrong ones) four ways:
   backend, whose runs are execs in warm containers), on a subset of ``--fresh`` calls;
 
 and checks that every sandboxed score equals the in-process one. Then it runs the full check
-suite (``synth.checks.run_checks``) on each library bootcamp ``--suite-reps`` times per backend
+suite (``synth.gate.run_checks``) on each library bootcamp ``--suite-reps`` times per backend
 and reports the median per candidate. Targets (issue 3): pool >= 0.5x in-process and >= 10x a
 fresh process per call; suite <= 1.5 s median on process, <= 3 s on docker.
 """
@@ -170,7 +170,7 @@ def main() -> None:
     for name in backends:
         print(f"  pool start-up [{name}]: {pool_start_s[name] / len(paths):.2f} s per pool")
 
-    from synth.checks import run_checks
+    from synth.gate import run_checks
 
     print(f"\nfull check suite per candidate (median of {args.suite_reps} runs x {len(paths)})")
     print(f"{'backend':<12}{'median s':>10}{'max s':>10}{'passed':>10}")

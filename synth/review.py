@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from filters.self_consistency import FilterResult, sample_prompts
-from synth.checks import CheckReport
+from synth.gate import CheckReport
 from synth.library import BootcampRecord, Library, Status, sha256_text
 from synth.runs import task_slug
 from synth.sandbox import SandboxUnavailableError, get_backend

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from synth.checks import CHECK_NAMES, CheckReport, CheckStatus, run_checks_file
+from synth.gate import CHECK_NAMES, CheckReport, CheckStatus, run_checks_file
 from synth.sandbox import BACKEND_NAMES, SandboxUnavailableError
 
 out = Console(highlight=False)

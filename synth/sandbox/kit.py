@@ -567,7 +567,49 @@ def serve(argv: list[str]) -> int:
                                           "message": _message(exc), "traceback": _trace(exc)}})
 
 
+# ------------------------------------------------------------------------------------------
+# Running a standalone program on many inputs (the oracle's reference program)
+# ------------------------------------------------------------------------------------------
+
+
+def run_many(argv: list[str]) -> int:
+    """``_synth_kit.py run-many PROGRAM``: stdin is ``{"inputs": [str, ...], "timeout": s,
+    "max_output": n}``; runs ``python PROGRAM`` once per input (up to 4 at a time) and writes
+    ONE JSON line: a list of ``{"stdout", "stderr", "code"}`` (``code`` None on a timeout)."""
+    import subprocess
+
+    program = argv[0]
+    request = json.loads(sys.stdin.read())
+    inputs, timeout = request["inputs"], float(request["timeout"])
+    cap = int(request.get("max_output", 1_000_000))
+    here = os.path.dirname(os.path.abspath(__file__))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env.update(PYTHONIOENCODING="utf-8", PYTHONDONTWRITEBYTECODE="1")
+    results: list[dict[str, Any]] = []
+    for start in range(0, len(inputs), 4):
+        procs = []
+        for text in inputs[start : start + 4]:
+            proc = subprocess.Popen(
+                [sys.executable, "-s", "-S", "-B", program], stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=here)
+            procs.append((proc, text))
+        for proc, text in procs:
+            try:
+                out, err = proc.communicate(text.encode("utf-8"), timeout=timeout)
+                code: int | None = proc.returncode
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                out, err = proc.communicate()
+                code = None
+            results.append({"stdout": out[:cap].decode("utf-8", "replace"),
+                            "stderr": err[-TRACE_CAP:].decode("utf-8", "replace"), "code": code})
+    sys.stdout.write(json.dumps(results) + "\n")
+    return 0
+
+
 if __name__ == "__main__":
     if len(sys.argv) >= 5 and sys.argv[1] == "serve":
         sys.exit(serve(sys.argv[2:]))
-    sys.exit(f"usage: {KIT_NAME} serve MODULE CLASS MODE [--shift-clock]")
+    if len(sys.argv) >= 3 and sys.argv[1] == "run-many":
+        sys.exit(run_many(sys.argv[2:]))
+    sys.exit(f"usage: {KIT_NAME} serve MODULE CLASS MODE [--shift-clock] | run-many PROGRAM")

@@ -20,7 +20,7 @@ from langgraph.types import Command
 
 import synth.bootcamp
 from filters.self_consistency import FilterConfig, FilterResult
-from synth.checks import CheckReport
+from synth.gate import CheckReport
 from synth.extract import extract_code
 from synth.library import LibraryError, find_bootcamp_class
 from synth.llm import LLMFailure

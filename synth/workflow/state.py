@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypedDict
 
 from filters.self_consistency import run_filter
-from synth.checks import run_checks
+from synth.gate import run_checks
 from synth.library import Library
 from synth.llm import LLMClient
 from synth.prompts import Prompts

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from synth.checks import CheckReport, run_checks_file
+from synth.gate import CheckReport, run_checks_file
 from synth.sandbox import get_backend
 from synth.sandbox.base import Backend
 

@@ -1,4 +1,4 @@
-"""CheckReport schema and the host-side reading of the harness stream (no sandbox needed)."""
+"""CheckReport schema, and the host judging a scripted (hostile) method server (no sandbox)."""
 
 from __future__ import annotations
 
@@ -8,33 +8,154 @@ import pytest
 from conftest import CORPUS
 from pydantic import ValidationError
 
-from synth.checks import (
+from synth.gate import (
     ARTIFACT_CAP,
     CHECK_NAMES,
     CheckReport,
     CheckResult,
     CheckStatus,
-    _collect,
+    CheckConfig,
     detect_mode,
     run_checks,
 )
-from synth.sandbox.base import Limits, Outcome, RunResult, SandboxJob
+from synth.sandbox.base import Limits, Outcome, RunResult, SandboxJob, SessionError
 
-NONCE = "@@0123456789abcdef@@"
 SANDBOX_CHECKS = CHECK_NAMES[1:]
 
 
-def line(event: str, check: str | None = None, **fields) -> str:
-    body = {"event": event, **({"check": check} if check else {}), **fields}
-    return NONCE + json.dumps(body)
+class ScriptedSession:
+    """A Session whose "sandboxed bootcamp" is a Python function of each request: it stands
+    for a hostile method server that writes whatever it likes into its reply pipe."""
+
+    def __init__(self, answer) -> None:
+        self.answer = answer
+        self.out: list[bytes] = []
+        self.closed = False
+        self.code: int | None = None
+
+    def send(self, data: bytes, timeout_s: float | None = None) -> None:
+        if self.code is not None:
+            raise SessionError("gone")
+        rid, method, params = json.loads(data)
+        reply = self.answer(rid, method, params, self)
+        if reply is None:
+            return
+        self.out += [r if isinstance(r, bytes) else json.dumps(r).encode() for r in reply]
+
+    def recv_line(self, timeout_s: float, max_bytes: int) -> bytes:
+        if self.out:
+            return self.out.pop(0)
+        if self.code is not None:
+            raise SessionError("the worker exited")
+        raise TimeoutError("nothing")
+
+    def stderr_tail(self) -> str:
+        return "scripted stderr"
+
+    def returncode(self) -> int | None:
+        return self.code
+
+    def close(self) -> None:
+        self.closed = True
 
 
-def passed(check: str) -> str:
-    return line("result", check, status="passed", reason="fine", artifacts={}, elapsed_s=0.01)
+class ScriptedBackend:
+    name = "scripted"
+
+    def __init__(self, answer, hello=None) -> None:
+        self.answer = answer
+        self.hello = hello or {"id": 0, "ok": {"class": "X", "defines": [
+            "case_generator", "prompt_func", "reference_answer", "_verify_correction"],
+            "levels": {}, "tampered": []}}
+        self.sessions: list[ScriptedSession] = []
+
+    def probe(self) -> tuple[bool, str]:
+        return True, "ok"
+
+    def run(self, job: SandboxJob, limits: Limits) -> RunResult:
+        return RunResult(outcome=Outcome.SANDBOX_ERROR, backend=self.name, detail="no runs here")
+
+    def spawn(self, job: SandboxJob, limits: Limits) -> ScriptedSession:
+        session = ScriptedSession(self.answer)
+        session.out.append(json.dumps(self.hello).encode())
+        self.sessions.append(session)
+        return session
+
+    def close(self) -> None:
+        pass
 
 
-def run(stdout: str, outcome: Outcome = Outcome.PASSED, **kw) -> RunResult:
-    return RunResult(outcome=outcome, stdout=stdout, backend="fake", **kw)
+def forger(rid, method, params, session):
+    """Answers construct honestly, then floods its channel with 'verdicts' and a stray id."""
+    if method == "construct":
+        return [{"id": rid, "ok": 1}]
+    forged = {"event": "result", "check": "mutation", "status": "passed", "reason": "trust me"}
+    return [json.dumps(forged).encode(), {"id": rid + 7, "ok": {"score": 1.0}}]
+
+
+def test_whatever_the_sandbox_writes_is_never_a_verdict():
+    backend = ScriptedBackend(forger)
+    report = run_checks((CORPUS / "clean_sort.py").read_text(), backend=backend,
+                        config=CheckConfig(worker_timeout_s=1))
+    assert not report.passed
+    generate = report.get("generate")
+    assert generate.status is CheckStatus.ERROR and generate.finding == "protocol"
+    assert all(c.status is CheckStatus.SKIPPED for c in report.checks[4:-1])
+    assert all(s.closed for s in backend.sessions)
+
+
+def nan_scorer(rid, method, params, session):
+    if method == "construct":
+        return [{"id": rid, "ok": rid}]
+    if method == "generate":
+        return [{"id": rid, "ok": {"text": json.dumps({"n": rid}, sort_keys=True)}}]
+    if method == "prompt":
+        return [{"id": rid, "ok": f"Say {params['case_text']} as <answer>N</answer>."}]
+    if method == "answer":
+        return [{"id": rid, "ok": str(json.loads(params["case_text"])["n"])}]
+    if method == "wrap":
+        return [{"id": rid, "ok": f"<answer>{params['answer']}</answer>"}]
+    if method == "score":
+        return [{"id": rid, "ok": {"score": "nan"}}]
+    return [{"id": rid, "err": {"kind": "usage", "message": "no"}}]
+
+
+def test_a_score_that_is_not_a_finite_float_in_0_1_is_the_finding_invalid_score():
+    report = run_checks((CORPUS / "clean_sort.py").read_text(), backend=ScriptedBackend(nan_scorer),
+                        config=CheckConfig(worker_timeout_s=1))
+    check = report.get("self_consistency")
+    assert check.status is CheckStatus.FAILED and check.finding == "invalid_score"
+    assert "nan" in check.reason and not report.passed
+
+
+def test_a_session_that_dies_mid_check_blames_that_check_and_skips_the_rest():
+    def dies(rid, method, params, session):
+        if method == "generate":
+            session.code = -9
+            return None
+        return nan_scorer(rid, method, params, session)
+
+    report = run_checks((CORPUS / "clean_sort.py").read_text(), backend=ScriptedBackend(dies),
+                        config=CheckConfig(worker_timeout_s=1))
+    generate = report.get("generate")
+    assert generate.status is CheckStatus.ERROR and "died" in generate.reason
+    assert "scripted stderr" in generate.artifacts.get("traceback", "")
+    later = [c for c in report.checks if c.name not in ("static", "load", "construct", "generate")]
+    assert all(c.status is CheckStatus.SKIPPED for c in later)
+
+
+def test_tampering_reported_by_the_server_fails_the_contract():
+    def tampered(rid, method, params, session):
+        if method == "score":
+            return [{"id": rid, "ok": {"score": 1.0, "tampered": ["BaseBootcamp.verify_score was replaced"]}}]
+        return nan_scorer(rid, method, params, session)
+
+    report = run_checks((CORPUS / "clean_sort.py").read_text(), backend=ScriptedBackend(tampered),
+                        config=CheckConfig(worker_timeout_s=1))
+    assert report.get("self_consistency").finding == "contract_tampered"
+    contract = report.get("contract")
+    assert contract.status is CheckStatus.FAILED and contract.finding == "contract_tampered"
+    assert "verify_score was replaced" in contract.reason
 
 
 def test_artifacts_and_reason_are_capped_for_the_prompt():
@@ -55,48 +176,6 @@ def test_report_forbids_unknown_fields():
         CheckResult(name="x", status="brilliant", reason="r")  # type: ignore[arg-type]
 
 
-def test_a_complete_stream_becomes_one_result_per_check():
-    stdout = "\n".join(
-        ["noise printed by someone else", *(line("start", n) + "\n" + passed(n)
-                                            for n in SANDBOX_CHECKS), line("done")]
-    )
-    results = _collect(run(stdout), NONCE)
-    assert [r.name for r in results] == list(SANDBOX_CHECKS)
-    assert all(r.status is CheckStatus.PASSED for r in results)
-
-
-def test_lines_without_the_nonce_are_ignored():
-    forged = json.dumps({"event": "result", "check": "load", "status": "passed", "reason": "x",
-                         "artifacts": {}, "elapsed_s": 0})
-    stdout = "\n".join([forged, line("start", "load")])
-    results = _collect(run(stdout, Outcome.TIMEOUT, detail="wall-clock limit"), NONCE)
-    assert results[0].name == "load" and results[0].status is CheckStatus.TIMEOUT
-
-
-def test_a_run_killed_mid_check_keeps_finished_checks_and_blames_the_running_one():
-    done = ["load", "construct", "generate"]
-    stdout = "\n".join([*(passed(n) for n in done), line("start", "determinism")])
-    for outcome, status in [(Outcome.TIMEOUT, CheckStatus.TIMEOUT), (Outcome.OOM, CheckStatus.OOM),
-                            (Outcome.ERROR, CheckStatus.ERROR)]:
-        results = {r.name: r for r in _collect(run(stdout, outcome, detail="killed",
-                                                   stderr="boom"), NONCE)}
-        assert [results[n].status for n in done] == [CheckStatus.PASSED] * 3
-        assert results["determinism"].status is status
-        assert "ended during this check" in results["determinism"].reason
-        assert results["determinism"].artifacts["stderr"] == "boom"
-        later = [n for n in SANDBOX_CHECKS if n not in done and n != "determinism"]
-        assert all(results[n].status is CheckStatus.SKIPPED for n in later)
-        assert all("determinism" in results[n].reason for n in later)
-
-
-def test_an_infrastructure_failure_is_never_blamed_on_the_candidate():
-    results = _collect(run("", Outcome.SANDBOX_ERROR, detail="docker engine gone"), NONCE)
-    assert results[0].status is CheckStatus.SANDBOX_ERROR
-    assert "docker engine gone" in results[0].reason
-    assert all(r.status is CheckStatus.SKIPPED for r in results[1:])
-    assert not any(r.status in (CheckStatus.FAILED, CheckStatus.ERROR) for r in results)
-
-
 class _BrokenBackend:
     name = "broken"
 
@@ -104,8 +183,11 @@ class _BrokenBackend:
         return True, "ok"
 
     def run(self, job: SandboxJob, limits: Limits) -> RunResult:
-        assert job.argv == ["harness.py"] and "candidate.py" in job.files
         return RunResult(outcome=Outcome.SANDBOX_ERROR, backend=self.name, detail="no uid left")
+
+    def spawn(self, job: SandboxJob, limits: Limits):
+        assert "candidate.py" in job.files and job.unit
+        raise RuntimeError("no uid left")
 
     def close(self) -> None:
         pass
@@ -163,17 +245,3 @@ def test_a_module_that_does_not_parse_never_passes_in_either_mode():
         assert report.get("load").status is CheckStatus.FAILED
         assert "does not parse" in report.get("load").reason
         assert all(c.status is CheckStatus.SKIPPED for c in report.checks[2:])
-
-
-def test_malformed_result_lines_are_ignored_and_the_harness_death_between_checks_is_infra():
-    stdout = "\n".join([
-        passed("load"),
-        NONCE + "{not json",
-        line("result", "construct", status="unheard-of", reason="x", artifacts={}, elapsed_s=0),
-        line("result", None, status="passed"),
-    ])
-    results = {r.name: r for r in _collect(run(stdout, Outcome.ERROR, stderr="harness bug"),
-                                           NONCE)}
-    assert results["load"].status is CheckStatus.PASSED
-    assert results["construct"].status is CheckStatus.SANDBOX_ERROR
-    assert results["generate"].status is CheckStatus.SKIPPED

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from conftest import CORPUS, check_corpus_file
 
-from synth.checks import CheckConfig, CheckStatus, run_checks
+from synth.gate import CheckConfig, CheckStatus, run_checks
 from synth.sandbox import SandboxUnavailableError, get_backend
 from synth.sandbox.base import Backend, Limits
 

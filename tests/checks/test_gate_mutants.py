@@ -1,4 +1,4 @@
-"""The corruptions and garbage the harness feeds to verifiers (pure functions, no sandbox)."""
+"""The corruptions and garbage the gate feeds to verifiers (pure host functions, no sandbox)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ import random
 
 import pytest
 
-from synth.sandbox import harness as hc
+from synth.gate import probes as hc
+from synth.gate.suite import norm
+from synth.sandbox import kit
 
 
 @pytest.mark.parametrize("answer", ["-3 1 1 7", "42", "Alice: knight, Bob: knave", "12\n34\n56"])
@@ -16,7 +18,7 @@ def test_every_mutant_differs_from_the_answer(answer):
         for _ in range(20):
             mutant = hc.mutate(kind, answer, rng)
             if mutant is not None:
-                assert hc.norm(mutant) != hc.norm(answer) or kind == "swap_tokens", (kind, mutant)
+                assert norm(mutant) != norm(answer) or kind == "swap_tokens", (kind, mutant)
 
 
 def test_mutation_kinds_do_what_they_say():
@@ -51,17 +53,24 @@ def test_garbage_has_no_decimal_digits_except_the_huge_number():
 
 
 def test_json_problem_names_the_offending_path():
-    assert hc.json_problem({"a": [1, 2.5, "x", None, True, {"b": []}]}) is None
-    assert "tuple" in hc.json_problem({"a": [1, (2, 3)]})
-    assert "case['a'][1]" in hc.json_problem({"a": [1, (2, 3)]})
-    assert "int key" in hc.json_problem({1: "x"})
-    assert "nan" in hc.json_problem({"x": float("nan")})
+    assert kit.json_problem({"a": [1, 2.5, "x", None, True, {"b": []}]}) is None
+    assert "tuple" in kit.json_problem({"a": [1, (2, 3)]})
+    assert "case['a'][1]" in kit.json_problem({"a": [1, (2, 3)]})
+    assert "int key" in kit.json_problem({1: "x"})
+    assert "nan" in kit.json_problem({"x": float("nan")})
 
 
-def test_importing_the_harness_on_the_host_leaves_sys_path_alone():
+def test_importing_the_kit_on_the_host_leaves_sys_path_alone():
     import importlib
     import sys
 
     before = list(sys.path)
-    importlib.reload(hc)
+    importlib.reload(kit)
     assert sys.path == before  # else synth/sandbox/docker.py would shadow the docker SDK
+
+
+def test_derive_seed_is_the_export_derivation():
+    import hashlib
+
+    digest = hashlib.sha256("7\x1fgame24\x1ftrain\x1f3".encode()).digest()
+    assert kit.derive_seed(7, "game24", "train", 3) == int.from_bytes(digest[:8], "big") & (2**63 - 1)

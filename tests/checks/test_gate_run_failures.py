@@ -1,5 +1,6 @@
-"""A sandbox run that dies still yields a report: finished checks keep their results, the
-running check gets the run's outcome, the rest are skipped with the reason."""
+"""A sandboxed bootcamp that hangs, exits or explodes still yields a report: finished checks
+keep their results, the running check gets the outcome the host observed, the rest are skipped
+with the reason."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import time
 
 from conftest import CORPUS
 
-from synth.checks import CheckConfig, CheckStatus, run_checks
+from synth.gate import CheckConfig, CheckStatus, run_checks
 from synth.sandbox.base import Limits
 
 BEFORE_SELF_CONSISTENCY = ["load", "construct", "generate", "determinism", "diversity", "prompt"]
@@ -22,7 +23,7 @@ def test_a_hang_that_swallows_the_call_timer_is_stopped_by_the_sandbox(process_b
     statuses = {c.name: c.status for c in report.checks}
     assert all(statuses[n] is CheckStatus.PASSED for n in BEFORE_SELF_CONSISTENCY)
     assert statuses["self_consistency"] is CheckStatus.TIMEOUT
-    later = ["mutation", "garbage", "oracle", "levels", "timing"]
+    later = ["mutation", "garbage", "oracle", "timing"]
     assert all(statuses[n] is CheckStatus.SKIPPED for n in later)
     assert "self_consistency" in report.get("timing").reason
     assert not report.passed and not report.infrastructure_error

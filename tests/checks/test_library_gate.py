@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from synth.checks import CheckStatus, run_checks_file
+from synth.gate import CheckStatus, run_checks_file
 
 LIBRARY = Path(__file__).resolve().parent.parent.parent / "generated_bootcamps"
 SHIPPED = sorted(

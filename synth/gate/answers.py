@@ -1,0 +1,276 @@
+"""The checks about answers and budgets: self-consistency, mutation, garbage, oracle, levels,
+timing and contract. Each is a function of the :class:`~synth.gate.suite.Suite`; every
+comparison and threshold is computed here, on the host, from the values the sandboxed bootcamp
+returned (its scores, answers, rendered stdin) and from the reference program's output, which
+runs in a sandbox job of its own.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable
+from typing import Any
+
+from synth.gate.calls import Failure
+from synth.gate.probes import MUTATION_KINDS, SOFT_MUTATIONS, garbage, mutate
+from synth.gate.suite import Suite, failure_result, mean, norm, result
+from synth.sandbox.base import Limits, Outcome, SandboxJob
+from synth.sandbox.kit import KIT_NAME
+from synth.sandbox.methods import KIT_SOURCE, code_unit
+
+__all__ = ["CHECKS", "run_reference"]
+
+
+def check_self_consistency(s: Suite) -> dict[str, Any]:
+    bad: list[tuple[int, int, float]] = []
+    for li, i, case in s.each_case():
+        try:
+            answer = s.answer(li, i)
+        except Failure as f:
+            return failure_result(f, f"reference_answer ({s.where(li, i)}):", case=case)
+        try:
+            response = s.wrap(answer)
+            score, dt = s.score(response, case)
+        except Failure as f:
+            return failure_result(f, f"verify_score on the reference answer ({s.where(li, i)}):",
+                                  case=case, answer=answer)
+        s.verify_times.append(dt)
+        s.charge(dt)
+        if score == 1.0:
+            s.consistent.append((li, i))
+        else:
+            bad.append((li, i, score))
+    if bad:
+        li, i, score = bad[0]
+        return result("failed", f"{len(bad)} of {len(bad) + len(s.consistent)} reference "
+                      f"answers do not score 1.0 (first: {s.where(li, i)} scored {score!r})",
+                      case=s.cases[li][i], reference_answer=s.answers[(li, i)],
+                      response=s.wrapped.get(s.answers[(li, i)]))
+    return result("passed", f"all {len(s.consistent)} reference answers score 1.0")
+
+
+def check_mutation(s: Suite) -> dict[str, Any]:
+    tried = dict.fromkeys(MUTATION_KINDS, 0)
+    survivors: dict[str, list[dict[str, str]]] = {k: [] for k in MUTATION_KINDS}
+    for li, i in s.spread(s.cfg.mutation_cases, s.consistent):
+        answer, case = s.answers[(li, i)], s.cases[li][i]
+        for kind in MUTATION_KINDS:
+            mutant = mutate(kind, answer, s.rng)
+            if mutant is None or norm(mutant) == norm(answer):
+                continue
+            tried[kind] += 1
+            try:
+                score, dt = s.score(s.wrap(mutant), case)
+                s.charge(dt)
+            except Failure as f:
+                return failure_result(f, f"verify_score on a corrupted answer ({kind}, "
+                                      f"{s.where(li, i)}) -- it must return a score, not:",
+                                      case=case, corrupted_answer=mutant)
+            if score == 1.0:
+                survivors[kind].append({"where": s.where(li, i), "reference": answer,
+                                        "accepted": mutant})
+    weak = [k for k in MUTATION_KINDS if k not in SOFT_MUTATIONS
+            and tried[k] >= 3 and len(survivors[k]) * 2 > tried[k]]
+    table = ", ".join(f"{k} {len(survivors[k])}/{tried[k]}" for k in MUTATION_KINDS if tried[k])
+    if weak:
+        shown = [x for k in weak for x in survivors[k][:2]]
+        return result("failed", f"the verifier accepts corrupted answers ({', '.join(weak)}); "
+                      f"accepted/tried: {table}", survivors=shown)
+    notes = {k: survivors[k][:2] for k in MUTATION_KINDS if survivors[k]}
+    return result("passed", f"corrupted answers rejected; accepted/tried: {table}",
+                  accepted_mutants=notes or None)
+
+
+def check_garbage(s: Suite) -> dict[str, Any]:
+    cfg = s.cfg
+    tags = [("<answer>", "</answer>")]
+    if s.intern:
+        tags.append(("[answer]", "[/answer]"))
+    else:
+        try:
+            open_, found, close = s.wrap("\x00").partition("\x00")
+        except Failure as f:
+            return failure_result(f, "wrap_answer:")
+        if found:
+            tags = [(open_, close)]
+    inputs = [g for open_, close in tags for g in garbage(open_, close, s.rng)]
+    slowest = (0.0, "")
+    picks = [(li, 0) for li in range(len(s.cases))][: cfg.garbage_cases]
+    for li, i in picks:
+        case = s.cases[li][i]
+        for name, text in inputs:
+            try:
+                score, dt = s.score(text, case, limit=cfg.garbage_limit_s)
+            except Failure as f:
+                return failure_result(f, f"verify_score on garbage '{name}' ({s.where(li, i)}):",
+                                      response=text, case=case)
+            if s.intern:
+                s.verify_times.append(dt)
+            slowest = max(slowest, (dt, name))
+            s.charge(dt)
+            if score != 0:
+                return result("failed", f"garbage '{name}' scored {score!r}, not 0 "
+                              f"({s.where(li, i)})", response=text, case=case)
+            if dt > cfg.garbage_max_s:
+                return result("failed", f"verify_score took {dt:.2f}s on garbage '{name}' "
+                              f"(max {cfg.garbage_max_s:g}s): bound the work on huge answers",
+                              response=text, case=case)
+    return result("passed", f"{len(inputs)} garbage responses x {len(picks)} case(s) score 0 "
+                  f"(slowest {slowest[0] * 1000:.1f} ms: {slowest[1]})")
+
+
+def run_reference(s: Suite, stdins: list[str]) -> list[dict[str, Any]] | str:
+    """The reference program's outputs on ``stdins``, from a sandbox job of its own (validated
+    here), or why it could not be run."""
+    assert s.reference is not None
+    cfg = s.cfg
+    per = cfg.oracle_timeout_s
+    rounds = -(-len(stdins) // 4)
+    limits = Limits(wall_s=min(3600.0, per * rounds + 20), cpu_s=min(3600.0, per * len(stdins) + 20),
+                    memory_mb=cfg.limits.memory_mb, pids=32, file_size_mb=4,
+                    max_output_bytes=8_000_000)
+    job = SandboxJob(
+        files={KIT_NAME: KIT_SOURCE, "reference.py": s.reference},
+        argv=[KIT_NAME, "run-many", "reference.py"],
+        stdin=json.dumps({"inputs": stdins, "timeout": per, "max_output": 1_000_000}),
+        unit=code_unit(s.reference, "reference"),
+    )
+    run = s.backend.run(job, limits)
+    if run.outcome is not Outcome.PASSED:
+        return f"the reference program's sandbox run ended: {run.outcome.value} {run.detail}"
+    try:
+        outs = json.loads(run.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return "the reference program's sandbox run wrote no report"
+    if type(outs) is not list or len(outs) != len(stdins) or not all(
+        type(o) is dict and type(o.get("stdout")) is str and type(o.get("stderr")) is str
+        and (o.get("code") is None or type(o.get("code")) is int) for o in outs
+    ):
+        return "the reference program's sandbox run wrote a malformed report"
+    return outs
+
+
+def check_oracle(s: Suite) -> dict[str, Any]:
+    if "render_stdin" not in set(s.info.get("defines") or []):
+        return result("failed", "a reference program was given but the bootcamp defines no "
+                      "render_stdin(identity)")
+    jobs: list[tuple[int, int, str]] = []
+    for li, i in s.spread(s.cfg.oracle_cases):
+        try:
+            stdin, _ = s.cand.stdin(s.cases[li][i], s.limit(2.0))
+        except Failure as f:
+            return failure_result(f, f"render_stdin ({s.where(li, i)}):")
+        jobs.append((li, i, stdin))
+    outs = run_reference(s, [stdin for _, _, stdin in jobs])
+    if isinstance(outs, str):
+        return result("sandbox_error", outs)
+    how = {"matches reference_answer": 0, "accepted by verify_score": 0}
+    for (li, i, stdin), out in zip(jobs, outs, strict=True):
+        case = s.cases[li][i]
+        if out["code"] != 0:
+            what = "timed out" if out["code"] is None else f"exited with status {out['code']}"
+            return result("failed", f"the reference program {what} on render_stdin of "
+                          f"{s.where(li, i)} (input outside the problem's limits?)",
+                          stdin=stdin, stderr=out["stderr"])
+        answer = s.answer(li, i)
+        got = out["stdout"]
+        if norm(got) == norm(answer):
+            how["matches reference_answer"] += 1
+            continue
+        score, _ = s.score(s.wrap(got.strip()), case)
+        if score == 1.0:
+            how["accepted by verify_score"] += 1
+            continue
+        return result("failed", f"{s.where(li, i)}: the reference program disagrees with "
+                      f"reference_answer and verify_score rejects its output (score {score!r})",
+                      stdin=stdin, expected=answer, got=got, case=case)
+    summary = ", ".join(f"{n} {k}" for k, n in how.items() if n)
+    return result("passed", f"reference program agrees on {len(jobs)} cases ({summary})")
+
+
+def check_levels(s: Suite) -> dict[str, Any]:
+    if len(s.levels) < 2:
+        return result("failed", "define at least two LEVELS presets (easiest first) whose "
+                      "cases get measurably larger or harder")
+    rows: list[dict[str, Any]] = []
+    for li, (name, params, _) in enumerate(s.levels):
+        idx = range(len(s.cases[li]))
+        rows.append({
+            "level": name,
+            "case_chars": mean([len(c) for c in s.cases[li]]),
+            "prompt_chars": mean([len(s.prompts[(li, i)]) for i in idx if (li, i) in s.prompts]),
+            "answer_chars": mean([len(s.answers[(li, i)]) for i in idx if (li, i) in s.answers]),
+            "gen_ms": 1000 * mean(s.gen_times[li]),
+            "params": params,
+        })
+    table = "\n".join(
+        f"{r['level']}: case {r['case_chars']:.0f} chars, prompt {r['prompt_chars']:.0f}, "
+        f"answer {r['answer_chars']:.1f}, generation {r['gen_ms']:.2f} ms" for r in rows)
+    for a, b in itertools.pairwise(rows):
+        if a["params"] == b["params"]:
+            return result("failed", f"levels {a['level']!r} and {b['level']!r} have identical "
+                          "parameters", metrics=table)
+        grew = [k for k in ("case_chars", "prompt_chars", "answer_chars")
+                if b[k] >= a[k] * 1.05 and b[k] - a[k] >= 1]
+        slower = b["gen_ms"] >= 2 * a["gen_ms"] and b["gen_ms"] - a["gen_ms"] >= 2
+        if not grew and not slower:
+            return result("failed", f"level {b['level']!r} is not measurably larger or harder "
+                          f"than {a['level']!r} (case, prompt and answer sizes and generation "
+                          "time did not grow)", metrics=table)
+    return result("passed", f"{len(rows)} levels, each larger or harder than the one before",
+                  metrics=table)
+
+
+def check_timing(s: Suite) -> dict[str, Any]:
+    cfg = s.cfg
+    lines, problems = [], []
+    for (name, _, _), times in zip(s.levels, s.gen_times, strict=False):
+        if not times:
+            continue
+        avg, top = mean(times), max(times)
+        lines.append(f"generate {name}: mean {avg * 1000:.1f} ms, max {top * 1000:.1f} ms "
+                     f"over {len(times)} cases")
+        if avg > cfg.gen_mean_s:
+            problems.append(f"case generation at level {name!r} takes {avg:.3f}s per case "
+                            f"on average (max {cfg.gen_mean_s:g}s)")
+        if top > cfg.gen_max_s:
+            problems.append(f"one case at level {name!r} took {top:.2f}s (max {cfg.gen_max_s:g}s)")
+    for label, times in (("verify_score", s.verify_times), ("reference_answer", s.answer_times),
+                         ("prompt_func", s.prompt_times)):
+        if not times:
+            continue
+        avg, top = mean(times), max(times)
+        lines.append(f"{label}: mean {avg * 1000:.2f} ms, max {top * 1000:.1f} ms "
+                     f"over {len(times)} calls")
+        if avg > cfg.call_mean_s or top > cfg.call_max_s:
+            problems.append(f"{label} takes {avg * 1000:.1f} ms on average, {top:.2f}s at most "
+                            f"(budget {cfg.call_mean_s * 1000:g} ms / {cfg.call_max_s:g}s)")
+    if s.too_slow:
+        problems.append(f"the {s.too_slow} check ran out of its time budget")
+    if problems:
+        return result("failed", "; ".join(problems), timings="\n".join(lines))
+    return result("passed", "generation and verification within budget (times measured on "
+                  "the host)", timings="\n".join(lines))
+
+
+def check_contract(s: Suite) -> dict[str, Any]:
+    """Did the bootcamp change the contract (``BaseBootcamp``, its own class) at any point?"""
+    if s.cand.tampering:
+        return result("failed", "the bootcamp changed the contract at run time: "
+                      + "; ".join(s.cand.tampering[:3]), finding="contract_tampered",
+                      changes="\n".join(s.cand.tampering[:20]))
+    calls = s.cand.server.calls
+    return result("passed", f"BaseBootcamp and the class were intact at load and at every "
+                  f"scoring call ({calls} calls)")
+
+
+CHECKS: dict[str, Callable[[Suite], dict[str, Any]]] = {
+    "self_consistency": check_self_consistency,
+    "mutation": check_mutation,
+    "garbage": check_garbage,
+    "oracle": check_oracle,
+    "levels": check_levels,
+    "timing": check_timing,
+    "contract": check_contract,
+}

@@ -1,0 +1,168 @@
+"""Typed questions to a sandboxed bootcamp, for the gate: every reply validated, timed here.
+
+:class:`Candidate` wraps a :class:`~synth.sandbox.methods.MethodServer`. Each method asks one
+question and returns a plain, validated value with the wall time the host measured, or raises
+:class:`Failure` (status ``error`` / ``timeout`` / ``oom`` / ``failed``) carrying the evidence.
+The host never trusts the sandbox about time, types or sizes: a prompt must be a ``str`` here, a
+case must be canonical JSON text of an object *as parsed here*, a score must be a finite float
+in [0, 1] (else the finding ``invalid_score``), and a run-time change of the contract that the
+server reports is the finding ``contract_tampered``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from synth.sandbox.base import Outcome
+from synth.sandbox.kit import canonical
+from synth.sandbox.methods import MethodServer, Reply
+
+__all__ = ["Candidate", "Failure"]
+
+_STATUS = {Outcome.TIMEOUT: "timeout", Outcome.OOM: "oom", Outcome.SANDBOX_ERROR: "sandbox_error"}
+MAX_TEXT = 2_000_000
+
+
+class Failure(Exception):
+    """A question the bootcamp did not answer acceptably (raised, hung, ran out of memory,
+    or answered with a value of the wrong kind)."""
+
+    def __init__(self, status: str, what: str, trace: str = "", finding: str = "",
+                 **artifacts: Any) -> None:
+        super().__init__(what)
+        self.status, self.what, self.trace, self.finding = status, what, trace, finding
+        self.artifacts = artifacts
+
+
+def _fail(reply: Reply) -> Failure:
+    status = _STATUS.get(reply.outcome, "error")
+    if reply.kind == "protocol":
+        return Failure("error", f"broke the method-call protocol: {reply.error}", reply.traceback,
+                       finding="protocol")
+    if reply.kind == "usage":
+        return Failure("failed", reply.error, reply.traceback)
+    what = {"timeout": f"did not return in time ({reply.error})",
+            "oom": f"ran out of memory ({reply.error})"}.get(status, f"raised {reply.error}")
+    return Failure(status, what, reply.traceback)
+
+
+def _describe(value: Any) -> str:
+    if type(value) is dict and "__type__" in value:
+        return f"a {value['__type__']} ({str(value.get('repr', ''))[:200]})"
+    return f"a {type(value).__name__}"
+
+
+@dataclass
+class Candidate:
+    """The gate's view of one sandboxed bootcamp."""
+
+    server: MethodServer
+    intern: bool = False
+    tampering: list[str] = field(default_factory=list)
+
+    # -- load -----------------------------------------------------------------------------
+    def load(self) -> dict[str, Any]:
+        reply = self.server.start()
+        if not reply.ok:
+            raise _fail(reply)
+        info = reply.value
+        if type(info.get("class")) is not str:
+            raise Failure("error", "broke the method-call protocol: no class name", finding="protocol")
+        tampered = info.get("tampered") or []
+        if tampered:
+            self.tampering += [str(t)[:300] for t in tampered]
+        return dict(info)
+
+    # -- questions ------------------------------------------------------------------------
+    def ask(self, method: str, params: dict[str, Any], limit: float) -> tuple[Any, float]:
+        reply = self.server.call(method, params, timeout_s=limit)
+        if not reply.ok:
+            raise _fail(reply)
+        return reply.value, reply.elapsed_s
+
+    def construct(self, params: dict[str, Any], seed: int, limit: float = 10.0) -> int:
+        handle, _ = self.ask("construct", {"params": params, "seed": seed}, limit)
+        if type(handle) is not int:
+            raise Failure("error", "broke the method-call protocol: no instance handle",
+                          finding="protocol")
+        return handle
+
+    def generate(self, handle: int, limit: float, reseed: int | None = None) -> tuple[str, float]:
+        """The next case of an instance as canonical JSON text, checked here."""
+        params: dict[str, Any] = {"handle": handle}
+        if reseed is not None:
+            params["reseed"] = reseed
+        value, dt = self.ask("generate", params, limit)
+        if type(value) is not dict:
+            raise Failure("error", "broke the method-call protocol: malformed case",
+                          finding="protocol")
+        if "problem" in value:
+            raise Failure("failed", str(value["problem"])[:400], case=str(value.get("repr", "")))
+        text = value.get("text")
+        if type(text) is not str or len(text) > MAX_TEXT:
+            raise Failure("failed", "the case is not JSON text of a bounded size")
+        try:
+            case = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            raise Failure("failed", f"the case does not parse back from JSON: {exc}"[:400],
+                          case=text[:2000]) from None
+        if type(case) is not dict:
+            raise Failure("failed", f"case_generator returned a {type(case).__name__}, not a dict")
+        if canonical(case) != text:
+            raise Failure("failed", "the case changes in a JSON round trip", case=text[:2000])
+        return text, dt
+
+    def text(self, method: str, case: str, limit: float, what: str) -> tuple[str, float]:
+        value, dt = self.ask(method, {"case_text": case}, limit)
+        if type(value) is not str:
+            raise Failure("failed", f"{what} returned {_describe(value)}, not a str")
+        if len(value) > MAX_TEXT:
+            raise Failure("failed", f"{what} returned {len(value)} chars")
+        return value, dt
+
+    def prompt(self, case: str, limit: float = 2.0) -> tuple[str, float]:
+        return self.text("prompt", case, limit, "prompt_func")
+
+    def answer(self, case: str, limit: float = 2.0) -> tuple[str, float]:
+        return self.text("answer", case, limit,
+                         "reference_answer (the text inside the answer tags)")
+
+    def stdin(self, case: str, limit: float = 2.0) -> tuple[str, float]:
+        return self.text("stdin", case, limit, "render_stdin")
+
+    def wrap(self, answer: str, limit: float = 2.0) -> str:
+        value, _ = self.ask("wrap", {"answer": answer}, limit)
+        if type(value) is not str or len(value) > MAX_TEXT:
+            raise Failure("failed", f"wrap_answer returned {_describe(value)}, not a str")
+        return value
+
+    def score(self, response: str, case: str, limit: float = 2.0) -> tuple[float, float]:
+        """``verify_score(response, case)``: a finite float in [0, 1], or a Failure."""
+        value, dt = self.ask("score", {"response": response, "case_text": case}, limit)
+        if type(value) is not dict or "score" not in value:
+            raise Failure("error", "broke the method-call protocol: malformed score reply",
+                          finding="protocol")
+        if value.get("tampered"):
+            changes = [str(t)[:300] for t in value["tampered"]][:5]
+            self.tampering += [c for c in changes if c not in self.tampering]
+            raise Failure("failed", "the contract was changed at run time: " + "; ".join(changes),
+                          finding="contract_tampered")
+        swallowed = value.get("swallowed")
+        if self.intern and type(swallowed) is dict:
+            raise Failure("error", f"{swallowed.get('where', '?')} raised "
+                          f"{str(swallowed.get('message', ''))[:300]} (swallowed by verify_score)",
+                          str(swallowed.get("traceback", ""))[-3000:])
+        score = value["score"]
+        if self.intern and type(score) is dict and score.get("__type__") == "bool":
+            score = 1.0 if score.get("repr") == "True" else 0.0
+        if type(score) is int and not self.intern and score in (0, 1):
+            score = float(score)
+        if self.intern and type(score) is int:
+            score = float(score)
+        if type(score) is not float or not 0.0 <= score <= 1.0:
+            shown = score if type(score) in (str, float, int) else _describe(score)
+            raise Failure("failed", f"verify_score returned {str(shown)[:100]}, not a finite "
+                          "float in [0, 1]", finding="invalid_score", value=str(shown)[:200])
+        return score, dt

@@ -1,0 +1,129 @@
+"""Probes the gate feeds to a verifier: corrupted reference answers and garbage responses.
+
+Trusted host code (pure functions of an answer and a ``random.Random``): the sandboxed bootcamp
+only scores what these produce, and the host judges the scores.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+
+__all__ = ["HUGE", "MUTATION_KINDS", "SOFT_MUTATIONS", "garbage", "mutate"]
+
+#: Mutation kinds; ``swap_tokens`` only reorders, which order-free answers legitimately allow,
+#: so its survivors are reported but do not fail the check.
+MUTATION_KINDS = (
+    "change_digit", "replace_char", "drop_token", "duplicate_token", "truncate",
+    "append_junk", "empty", "swap_tokens",
+)
+SOFT_MUTATIONS = ("swap_tokens",)
+HUGE = 1_000_000
+
+
+def _tokens(text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    start: int | None = None
+    for pos, ch in enumerate(text + " "):
+        if ch.isspace():
+            if start is not None:
+                spans.append((start, pos))
+                start = None
+        elif start is None:
+            start = pos
+    return spans
+
+
+def _distinct_pair(items: list[str], rng: random.Random) -> tuple[int, int] | None:
+    """Two positions holding different items (random tries; None if none found)."""
+    if len(set(items)) < 2:
+        return None
+    for _ in range(100):
+        a, b = sorted(rng.sample(range(len(items)), 2))
+        if items[a] != items[b]:
+            return a, b
+    return None
+
+
+def mutate(kind: str, answer: str, rng: random.Random) -> str | None:
+    """One corruption of ``answer`` of the given kind, or None when it does not apply."""
+    toks = _tokens(answer)
+    if kind == "change_digit":
+        spots = [i for i, ch in enumerate(answer) if ch in string.digits]
+        if not spots:
+            return None
+        i = rng.choice(spots)
+        return answer[:i] + rng.choice(string.digits.replace(answer[i], "")) + answer[i + 1 :]
+    if kind == "replace_char":
+        spots = [i for i, ch in enumerate(answer) if ch in string.ascii_letters]
+        if not spots:
+            return None
+        i = rng.choice(spots)
+        pool = string.ascii_lowercase if answer[i].islower() else string.ascii_uppercase
+        return answer[:i] + rng.choice(pool.replace(answer[i], "")) + answer[i + 1 :]
+    if kind == "drop_token":
+        if len(toks) >= 2:
+            s, e = rng.choice(toks)
+            return answer[:s] + answer[e:]
+        word = answer.strip()
+        if len(word) < 2:
+            return None
+        i = rng.randrange(len(word))
+        return word[:i] + word[i + 1 :]
+    if kind == "duplicate_token":
+        if not toks:
+            return None
+        s, e = rng.choice(toks)
+        return answer[:e] + " " + answer[s:e] + answer[e:]
+    if kind == "swap_tokens":
+        pair = _distinct_pair([answer[s:e] for s, e in toks], rng)
+        if pair is not None:
+            (s1, e1), (s2, e2) = toks[pair[0]], toks[pair[1]]
+            return answer[:s1] + answer[s2:e2] + answer[e1:s2] + answer[s1:e1] + answer[e2:]
+        chars = list(answer.strip())
+        pair = _distinct_pair(chars, rng) if len(toks) == 1 else None
+        if pair is None:
+            return None
+        a, b = pair
+        chars[a], chars[b] = chars[b], chars[a]
+        return "".join(chars)
+    if kind == "truncate":
+        word = answer.strip()
+        return word[: len(word) // 2] if len(word) >= 2 else None
+    if kind == "append_junk":
+        return answer + f" zq{rng.randrange(10)}"
+    if kind == "empty":
+        return ""
+    raise ValueError(f"unknown mutation kind {kind!r}")
+
+
+def garbage(open_: str, close: str, rng: random.Random) -> list[tuple[str, str]]:
+    """Responses that must score 0 for every case: (name, text)."""
+    # No decimal digit anywhere (except the 1 MB number): a lenient verifier that finds "the
+    # one number in the answer" could otherwise meet a real answer by chance.
+    printable = string.ascii_letters + string.punctuation + " "
+    noise = "".join(rng.choice(printable) for _ in range(300))
+    ranges = [(0x00A1, 0x024F), (0x0370, 0x03FF), (0x0600, 0x06FF), (0x4E00, 0x4FFF),
+              (0x1F300, 0x1F64F)]
+    uni = "".join(ch for ch in (chr(rng.randint(*rng.choice(ranges))) for _ in range(240))
+                  if not ch.isdecimal())[:200]
+    return [
+        ("empty", ""),
+        ("whitespace", " \n\t "),
+        ("no_tags", "I think the answer is probably qz, but I am not sure."),
+        ("unclosed_tag", open_ + "qz zq"),
+        ("empty_tags", open_ + close),
+        ("blank_tags", open_ + " \n " + close),
+        ("nested_tags", open_ + open_ + "qz" + close + "zq" + close),
+        ("reversed_tags", close + "qz" + open_),
+        ("random_ascii", open_ + noise + close),
+        ("random_unicode", open_ + uni + close),
+        ("non_ascii", open_ + "答案：四十二 ½ Ⅻ 🙂\u200b\u202e ñ" + close),
+        ("control_chars", open_ + "\x00\x01\x1b[H\x7f\ufeff" + close),
+        ("nan_inf", open_ + "NaN -inf inf" + close),
+        ("deep_brackets", open_ + "[" * 20000 + "(" * 20000 + close),
+        ("many_tags", (open_ + "qz" + close) * 20000),
+        ("huge_digits", open_ + "9" * HUGE + close),
+        ("huge_text", open_ + "lorem ipsum " * (HUGE // 12) + close),
+        ("huge_no_tags", "x" * HUGE),
+    ]

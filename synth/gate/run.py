@@ -1,0 +1,116 @@
+"""``run_checks``: the whole gate on one candidate module -> :class:`CheckReport`.
+
+The static gate (L0, a lint) reads the source here; then :class:`~synth.gate.suite.Suite` runs
+every other check against the candidate's sandboxed method server. The sandbox only answers; the
+verdict is computed from validated answers in this process. ``sandbox_error`` is reserved for the
+infrastructure and is never blamed on the candidate.
+
+InternBootcamp-style modules (``from bootcamp import Basebootcamp`` and similar) are audited
+with a shim (``synth/sandbox/intern_shim.py``): the checks that need what such classes lack
+(``reference_answer``, ``LEVELS``) are skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import time
+from pathlib import Path
+from typing import Literal
+
+from synth.gate.report import CHECK_NAMES, CheckConfig, CheckReport, CheckResult, CheckStatus
+from synth.gate.suite import Suite
+from synth.sandbox import get_backend
+from synth.sandbox.base import Backend
+from synth.sandbox.static import check_source, format_violations
+
+__all__ = ["detect_mode", "run_checks", "run_checks_file"]
+
+_INTERN_BASES = frozenset({"bootcamp", "base", "internbootcamp.bootcamp", "internbootcamp.bootcamp.base",
+                           "internbootcamp.bootcamp.base_bootcamp"})
+
+
+def detect_mode(source: str) -> tuple[Literal["native", "intern"], bool]:
+    """("intern", relative) when the module imports InternBootcamp's ``Basebootcamp``."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return "native", False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and any(a.name == "Basebootcamp" for a in node.names):
+            module = node.module or ""
+            if node.level > 0 or module in _INTERN_BASES or module.endswith(".base"):
+                return "intern", node.level > 0
+    return "native", False
+
+
+def _static(source: str, mode: str) -> tuple[CheckResult, bool]:
+    """(result, parses) of the L0 gate. In intern mode its findings are informational."""
+    start = time.perf_counter()
+    violations = check_source(source, "intern" if mode == "intern" else "synth")
+    elapsed = time.perf_counter() - start
+    parses = not any(v.rule == "syntax" for v in violations)
+    hard = mode == "native"
+    if not violations:
+        return CheckResult(name="static", status=CheckStatus.PASSED, hard=hard, elapsed_s=elapsed,
+                           reason="shape, imports and names pass the static gate"), parses
+    return CheckResult(
+        name="static", status=CheckStatus.FAILED, hard=hard, elapsed_s=elapsed,
+        reason=f"{len(violations)} static rule violation(s); first: {violations[0]}",
+        artifacts={"violations": format_violations(violations)},
+    ), parses
+
+
+def run_checks(
+    source: str,
+    *,
+    reference: str | None = None,
+    backend: str | Backend = "auto",
+    config: CheckConfig | None = None,
+    name: str = "",
+) -> CheckReport:
+    """Run the whole gate on one candidate module's source. Never raises for candidate
+    behaviour; an unavailable backend raises ``SandboxUnavailableError`` (from get_backend)."""
+    cfg = config or CheckConfig()
+    start = time.perf_counter()
+    mode, relative = detect_mode(source)
+    sha = hashlib.sha256(source.encode("utf-8")).hexdigest()
+    static, parses = _static(source, mode)
+    runner = get_backend(backend) if isinstance(backend, str) else backend
+    checks = [static]
+    sandbox_s = 0.0
+    if not parses:
+        checks.append(CheckResult(name="load", status=CheckStatus.FAILED,
+                                  reason=f"the module does not parse: {static.reason}",
+                                  artifacts=static.artifacts))
+        checks += [CheckResult(name=n, status=CheckStatus.SKIPPED,
+                               reason="not run: the module does not parse")
+                   for n in CHECK_NAMES[2:]]
+    else:
+        t0 = time.perf_counter()
+        suite = Suite(cfg, source, mode=mode, relative=relative, reference=reference,
+                      backend=runner)
+        done = suite.run()
+        sandbox_s = time.perf_counter() - t0
+        checks += [CheckResult(name=n, **done[n]) for n in CHECK_NAMES if n != "static"]
+    infra = any(c.status is CheckStatus.SANDBOX_ERROR for c in checks)
+    passed = not infra and all(c.ok for c in checks)
+    return CheckReport(
+        candidate_sha256=sha,
+        candidate_name=name,
+        mode=mode,
+        backend=runner.name,
+        checks=checks,
+        passed=passed,
+        infrastructure_error=infra,
+        timings={"static_s": round(static.elapsed_s, 4), "sandbox_s": round(sandbox_s, 4),
+                 "total_s": round(time.perf_counter() - start, 4)},
+    )
+
+
+def run_checks_file(path: Path, *, reference: Path | None = None, backend: str | Backend = "auto",
+                    config: CheckConfig | None = None) -> CheckReport:
+    """:func:`run_checks` on a file (and optional reference program file)."""
+    ref = reference.read_text(encoding="utf-8") if reference is not None else None
+    return run_checks(path.read_text(encoding="utf-8"), reference=ref, backend=backend,
+                      config=config, name=path.name)

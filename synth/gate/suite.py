@@ -1,0 +1,510 @@
+"""The check suite, run by trusted code on the host against a sandboxed bootcamp.
+
+One :class:`Suite` per candidate. It starts the candidate's method server (one sandbox session
+for the whole suite), asks it questions through :class:`~synth.gate.calls.Candidate`, and makes
+every judgement here: whether a case round-trips, whether two processes agree, how many cases
+are distinct, whether a corrupted answer scored 1.0, how long each call took (measured on this
+side of the pipe), and the verdict. Checks run in :data:`CHECK_ORDER` and share the generated
+cases; each returns a result dict (:func:`result`). The checks about answers live in
+:mod:`synth.gate.answers`.
+
+Independent processes are independent sandbox sessions: the determinism check's second process
+(another ``PYTHONHASHSEED``, every clock shifted) runs in a session of its own (its own
+isolation unit), started in a background thread as soon as the levels are known, and the
+reference program runs in a separate sandbox job -- neither can see or touch the candidate's.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import threading
+import time
+from typing import Any
+
+from synth.gate.calls import Candidate, Failure
+from synth.gate.report import CHECK_NAMES
+from synth.sandbox.base import Backend, Limits
+from synth.sandbox.kit import json_problem
+from synth.sandbox.methods import MethodServer, server_limits
+
+__all__ = ["CHECK_ORDER", "GATES", "Suite", "result"]
+
+CHECK_ORDER = tuple(n for n in CHECK_NAMES if n != "static")
+#: Checks every later check needs: once one fails, the rest are skipped.
+GATES = ("load", "construct", "generate")
+NO_REFERENCE = "InternBootcamp classes have no reference_answer"
+
+
+def result(status: str, reason: str, finding: str = "", **artifacts: Any) -> dict[str, Any]:
+    arts: dict[str, str] = {}
+    for key, value in artifacts.items():
+        if value is None:
+            continue
+        arts[key] = value if type(value) is str else _show(value)
+    return {"status": status, "reason": reason, "artifacts": arts, "finding": finding}
+
+
+def failure_result(f: Failure, context: str, **artifacts: Any) -> dict[str, Any]:
+    return result(f.status, f"{context} {f.what}", finding=f.finding,
+                  traceback=f.trace or None, **{**f.artifacts, **artifacts})
+
+
+def _show(value: Any) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    except (TypeError, ValueError):
+        return repr(value)[:4000]
+
+
+def norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+def mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+class Suite:
+    """State shared by the checks of one candidate (see the module docstring)."""
+
+    def __init__(self, cfg: Any, source: str, *, mode: str, relative: bool,
+                 reference: str | None, backend: Backend) -> None:
+        self.cfg = cfg
+        self.source = source
+        self.mode = mode
+        self.relative = relative
+        self.reference = reference
+        self.backend = backend
+        self.intern = mode == "intern"
+        self.limits: Limits = server_limits(memory_mb=cfg.limits.memory_mb, pids=cfg.limits.pids)
+        self.cand = Candidate(self._server(cfg.main_hashseed), intern=self.intern)
+        self.info: dict[str, Any] = {}
+        self.statuses: dict[str, str] = {}
+        self.blocking: set[str] = set()
+        self.levels_built = False
+        self.levels: list[tuple[str, dict[str, Any], int]] = []
+        self.handles: list[int] = []
+        self.cases: list[list[str]] = []  # per level: canonical JSON text of each case
+        self.gen_times: list[list[float]] = []
+        self.answers: dict[tuple[int, int], str] = {}
+        self.answer_times: list[float] = []
+        self.prompts: dict[tuple[int, int], str] = {}
+        self.prompt_times: list[float] = []
+        self.verify_times: list[float] = []
+        self.consistent: list[tuple[int, int]] = []
+        self.wrapped: dict[str, str] = {}
+        self.rng = random.Random(cfg.seed * 31 + 7)
+        self.current, self.spent = "", 0.0
+        self.too_slow = ""  # the check that ran out of time, if any
+        self.hung = ""  # the check during which the session was killed or died
+        self.deadline = time.monotonic() + cfg.limits.wall_s
+        self.second: dict[str, Any] = {}
+        self._second_thread: threading.Thread | None = None
+
+    def _server(self, hashseed: int, *, shift_clock: bool = False, role: str = "") -> MethodServer:
+        return MethodServer(self.source, backend=self.backend, limits=self.limits, mode=self.mode,
+                            relative=self.relative, env={"PYTHONHASHSEED": str(hashseed)},
+                            shift_clock=shift_clock, role=role)
+
+    # -- orchestration ----------------------------------------------------------------------
+    def run(self) -> dict[str, dict[str, Any]]:
+        from synth.gate import answers
+
+        checks: dict[str, Any] = {n: getattr(Suite, "check_" + n) for n in CHECK_ORDER
+                                  if hasattr(Suite, "check_" + n)}
+        checks.update(answers.CHECKS)
+        out: dict[str, dict[str, Any]] = {}
+        try:
+            for name in CHECK_ORDER:
+                skip = self.skip_reason(name)
+                if skip is not None:
+                    out[name] = {**result("skipped", skip), "elapsed_s": 0.0}
+                    continue
+                self.current, self.spent = name, 0.0
+                t0 = time.perf_counter()
+                try:
+                    res = checks[name](self)
+                except Failure as f:
+                    res = failure_result(f, "the bootcamp")
+                res["elapsed_s"] = round(time.perf_counter() - t0, 4)
+                if not self.cand.server.alive and not self.hung:
+                    self.hung = name  # the host killed it, or it died: nothing more to ask
+                self.record(name, res["status"])
+                out[name] = res
+        finally:
+            self.close()
+        return out
+
+    def skip_reason(self, name: str) -> str | None:
+        for gate in GATES:
+            if gate == name:
+                break
+            if gate in self.blocking:
+                return f"not run: the {gate} check did not pass"
+        if name == "contract":
+            return None
+        if time.monotonic() > self.deadline:
+            return (f"not run: the suite used up its {self.cfg.limits.wall_s:g}s wall-clock "
+                    "budget")
+        if self.too_slow and name not in ("levels", "timing"):
+            return f"not run: the bootcamp is too slow (the {self.too_slow} check ran out of time)"
+        if self.hung and name != "levels":
+            return (f"not run: the sandboxed bootcamp hung or died during the {self.hung} check "
+                    "(its session was ended)")
+        if name in ("self_consistency", "mutation") and self.intern:
+            return f"not applicable: {NO_REFERENCE}"
+        if name == "oracle":
+            if self.reference is None:
+                return "not applicable: no reference program was given (--reference)"
+            if self.intern:
+                return f"not applicable: {NO_REFERENCE}"
+        if name == "levels" and self.intern:
+            return "not applicable: InternBootcamp classes have no LEVELS presets"
+        if name == "mutation" and not self.consistent:
+            return "not run: no case whose reference answer scored 1.0"
+        return None
+
+    def charge(self, seconds: float) -> None:
+        """Count time spent in the bootcamp; a check that runs past its budget is stopped."""
+        self.spent += seconds
+        budget = self.cfg.check_budget_s
+        if self.spent > budget:
+            self.too_slow = self.current
+            raise Failure("timeout", f"used up the {budget:g}s time budget of the {self.current} "
+                          "check: the bootcamp is too slow")
+
+    def limit(self, wanted: float) -> float:
+        """A call's time limit: ``wanted``, but never past the suite's deadline."""
+        return max(0.05, min(wanted, self.deadline - time.monotonic()))
+
+    def record(self, name: str, status: str) -> None:
+        self.statuses[name] = status
+        # An accepted typo is reported by construct but does not stop the checks after it.
+        blocked = status != "passed" and not (name == "construct" and self.levels_built)
+        if name in GATES and blocked:
+            self.blocking.add(name)
+
+    def close(self) -> None:
+        self.cand.server.close()
+        if self._second_thread is not None:
+            self._second_thread.join(timeout=self.cfg.worker_timeout_s + 5)
+
+    def each_case(self) -> list[tuple[int, int, str]]:
+        return [(li, i, c) for li, cases in enumerate(self.cases) for i, c in enumerate(cases)]
+
+    def spread(self, limit: int, pool: list[tuple[int, int]] | None = None) -> list[tuple[int, int]]:
+        """Up to ``limit`` (level, index) pairs, round-robin over the levels."""
+        keys = pool if pool is not None else [(li, i) for li, i, _ in self.each_case()]
+        by_level: dict[int, list[tuple[int, int]]] = {}
+        for key in keys:
+            by_level.setdefault(key[0], []).append(key)
+        picked: list[tuple[int, int]] = []
+        for rank in range(max((len(v) for v in by_level.values()), default=0)):
+            for level in sorted(by_level):
+                if rank < len(by_level[level]) and len(picked) < limit:
+                    picked.append(by_level[level][rank])
+        return picked
+
+    def where(self, li: int, i: int) -> str:
+        return f"level {self.levels[li][0]!r}, case {i}"
+
+    def answer(self, li: int, i: int) -> str:
+        key = (li, i)
+        if key not in self.answers:
+            value, dt = self.cand.answer(self.cases[li][i], self.limit(self.cfg.call_max_s * 2))
+            self.answer_times.append(dt)
+            self.charge(dt)
+            self.answers[key] = value
+        return self.answers[key]
+
+    def wrap(self, answer: str) -> str:
+        if answer not in self.wrapped:
+            self.wrapped[answer] = self.cand.wrap(answer, self.limit(2.0))
+        return self.wrapped[answer]
+
+    def score(self, response: str, case: str, limit: float = 2.0) -> tuple[float, float]:
+        return self.cand.score(response, case, self.limit(limit))
+
+    def construct(self, params: dict[str, Any], seed: int) -> int:
+        return self.cand.construct(params, seed, self.limit(10.0))
+
+    def generate(self, handle: int, reseed: int | None = None) -> tuple[str, float]:
+        return self.cand.generate(handle, self.limit(self.cfg.case_limit_s),
+                                  reseed if self.intern else None)
+
+    # -- load / construct / generate --------------------------------------------------------
+    def check_load(self) -> dict[str, Any]:
+        try:
+            self.info = self.cand.load()
+        except Failure as f:
+            return failure_result(f, "importing the module:")
+        name = self.info["class"]
+        if self.cand.tampering:
+            return result("failed", "the module changed the bootcamp contract at import: "
+                          + "; ".join(self.cand.tampering[:3]), finding="contract_tampered")
+        defined = set(self.info.get("defines") or [])
+        needed = ["case_generator", "prompt_func", "_verify_correction"]
+        if not self.intern:
+            needed.append("reference_answer")
+        missing = [m for m in needed if m not in defined]
+        if missing:
+            return result("failed", f"{name} does not implement {', '.join(missing)}")
+        return result("passed", f"imported {name}")
+
+    def presets(self) -> list[tuple[str, dict[str, Any]]]:
+        levels = self.info.get("levels") if not self.intern else None
+        if type(levels) is dict and levels:
+            return [(str(k), v) for k, v in levels.items()]
+        return [("default", {})]
+
+    def check_construct(self) -> dict[str, Any]:
+        seed = self.cfg.seed
+        levels = self.info.get("levels") if not self.intern else {}
+        if type(levels) is dict and "__not_plain__" in levels:
+            return result("failed", f"{levels['__not_plain__']} (LEVELS must be a dict of level "
+                          "name -> dict of plain JSON parameters)")
+        if levels is None:
+            levels = {}
+        if type(levels) is not dict or not all(type(v) is dict for v in levels.values()):
+            return result("failed", "LEVELS must be a dict of level name -> dict of parameters",
+                          levels=_show(levels)[:500])
+        for name, params in levels.items():
+            problem = json_problem(params, f"LEVELS[{name!r}]")
+            if problem is not None:
+                return result("failed", f"{problem} (level presets must be plain JSON data)")
+        try:
+            self.construct({}, seed)
+        except Failure as f:
+            return failure_result(f, "constructing with default parameters:")
+        for li, (name, params) in enumerate(self.presets()):
+            try:
+                self.handles.append(self.construct(params, seed + li))
+            except Failure as f:
+                return failure_result(f, f"constructing LEVELS[{name!r}] = {params!r}:")
+            self.levels.append((name, params, seed + li))
+        self.levels_built = True
+        self.start_second_process()
+        try:
+            self.construct({"zz_not_a_parameter": 3}, seed)
+        except Failure as f:
+            if "TypeError" not in f.what:
+                return failure_result(f, "an unknown parameter must raise TypeError, but it")
+        else:
+            return result("failed", "an unknown parameter (zz_not_a_parameter=3) was accepted "
+                          "silently: use explicit keyword arguments, no **kwargs that swallow typos")
+        return result("passed", f"defaults and {len(self.levels)} level(s) construct; "
+                      "an unknown parameter raises TypeError")
+
+    def check_generate(self) -> dict[str, Any]:
+        cfg = self.cfg
+        for li, handle in enumerate(self.handles):
+            cases: list[str] = []
+            times: list[float] = []
+            self.cases.append(cases)
+            self.gen_times.append(times)
+            spent = 0.0
+            reseed: int | None = self.levels[li][2]
+            while len(cases) < cfg.cases_per_level:
+                try:
+                    text, dt = self.generate(handle, reseed)
+                except Failure as f:
+                    return failure_result(f, f"case_generator ({self.where(li, len(cases))}):")
+                reseed = None
+                if len(text) > cfg.case_max_chars:
+                    return result("failed", f"{self.where(li, len(cases))}: the case is "
+                                  f"{len(text)} chars of JSON (max {cfg.case_max_chars})",
+                                  case=text)
+                cases.append(text)
+                times.append(dt)
+                spent += dt
+                if len(cases) >= cfg.min_cases and spent > cfg.level_budget_s:
+                    break
+                if len(cases) >= 3 and mean(times) > cfg.gen_mean_s:
+                    break  # clearly too slow; the timing check reports it
+        counts = ", ".join(f"{name}={len(c)}"
+                           for (name, _, _), c in zip(self.levels, self.cases, strict=True))
+        return result("passed", f"cases generated per level: {counts}; all JSON round-trip exactly")
+
+    # -- determinism --------------------------------------------------------------------------
+    def start_second_process(self) -> None:
+        """Regenerate the first cases of each level in another sandbox session (other hash
+        seed, clocks shifted), in the background."""
+        server = self._server(self.cfg.child_hashseed, shift_clock=True, role="determinism")
+        self.second = {"levels": [], "error": None}
+
+        def work() -> None:
+            other = Candidate(server, intern=self.intern)
+            deadline = time.monotonic() + self.cfg.worker_timeout_s
+            try:
+                other.load()
+                for _name, params, seed in self.levels:
+                    entry: list[str] = []
+                    self.second["levels"].append(entry)
+                    handle = other.construct(params, seed, 10.0)
+                    reseed: int | None = seed if self.intern else None
+                    start = time.monotonic()
+                    for _ in range(self.cfg.determinism_cases):
+                        left = deadline - time.monotonic()
+                        if left <= 0:
+                            self.second["error"] = "timeout"
+                            return
+                        text, _ = other.generate(handle, min(self.cfg.case_limit_s, left), reseed)
+                        reseed = None
+                        entry.append(text)
+                        if len(entry) >= 2 and (time.monotonic() - start
+                                                > self.cfg.level_budget_s * 4):
+                            break
+            except Failure as f:
+                self.second["error"] = f"{f.what}\n{f.trace[-1500:]}"
+            finally:
+                server.close()
+
+        self._second_thread = threading.Thread(target=work, name="synth-gate-determinism",
+                                               daemon=True)
+        self._second_thread.start()
+
+    def check_determinism(self) -> dict[str, Any]:
+        same = self.same_process()
+        if same is not None:
+            return same
+        assert self._second_thread is not None
+        self._second_thread.join(timeout=self.cfg.worker_timeout_s + 5)
+        if self._second_thread.is_alive() or self.second.get("error") == "timeout":
+            return result("timeout", "the second process did not finish generating within "
+                          f"{self.cfg.worker_timeout_s:g}s")
+        hint = ("all randomness must come from self.rng (no global random, time, id(), hash() "
+                "of str or set order of strings)")
+        if self.second.get("error"):
+            return result("failed", "the same code raised in a second process (other hash seed "
+                          f"and clock) but not in the first: {hint}",
+                          second_process=self.second["error"])
+        for li, entry in enumerate(self.second["levels"]):
+            for i, text in enumerate(entry[: len(self.cases[li])]):
+                mine = self.cases[li][i]
+                if text != mine:
+                    return result("failed", f"{self.where(li, i)}: the same seed gave a different "
+                                  f"case in a second process: {hint}",
+                                  first_process=mine, second_process=text)
+        return result("passed", "same seed, same cases in a second process (other "
+                      "PYTHONHASHSEED, clock shifted) and in a fresh instance")
+
+    def same_process(self) -> dict[str, Any] | None:
+        """A fresh instance with the same seed, in this process, must repeat the cases."""
+        _, params, seed = self.levels[0]
+        want = self.cases[0][:3]
+        try:
+            handle = self.construct(params, seed)
+            got = [self.generate(handle, seed if k == 0 else None)[0] for k in range(len(want))]
+        except Failure as f:
+            return failure_result(f, "regenerating with the same seed in the same process:")
+        for i, (a, b) in enumerate(zip(want, got, strict=True)):
+            if a != b:
+                return result("failed", f"{self.where(0, i)}: a fresh instance with the same seed "
+                              "gave a different case in the same process: draw only from "
+                              "self.rng (not the global random module) and keep no state outside "
+                              "the instance", first_instance=a, second_instance=b)
+        return None
+
+    # -- diversity / prompt -------------------------------------------------------------------
+    def check_diversity(self) -> dict[str, Any]:
+        for li, cases in enumerate(self.cases):
+            n, distinct = len(cases), len(set(cases))
+            need = max(2, math.ceil(0.25 * n)) if n >= 4 else 1
+            if distinct < need:
+                return result("failed", f"level {self.levels[li][0]!r}: only {distinct} distinct "
+                              f"case(s) among {n} (need {need})", example=cases[0])
+        _, params, seed = self.levels[0]
+        try:
+            other = self.construct(params, seed + 7919)
+            got = [self.generate(other, seed + 7919 if k == 0 else None)[0]
+                   for k in range(len(self.cases[0][:3]))]
+        except Failure as f:
+            return failure_result(f, "generating with another seed:")
+        if got == self.cases[0][: len(got)]:
+            return result("failed", "another seed gave exactly the same cases: the seed is ignored",
+                          example=got[0])
+        if self.intern:
+            return result("passed", f"{sum(len(set(c)) for c in self.cases)} distinct cases "
+                          f"(answers not checked: {NO_REFERENCE})")
+        total_distinct = 0
+        for li, cases in enumerate(self.cases):
+            counts: dict[str, int] = {}
+            for i in range(len(cases)):
+                try:
+                    key = norm(self.answer(li, i))
+                except Failure as f:
+                    return failure_result(f, f"reference_answer ({self.where(li, i)}):",
+                                          case=cases[i])
+                counts[key] = counts.get(key, 0) + 1
+            n, level = len(cases), self.levels[li][0]
+            top, top_n = max(counts.items(), key=lambda kv: kv[1])
+            total_distinct += len(counts)
+            if n >= 4 and len(counts) < 2:
+                return result("failed", f"level {level!r}: every one of {n} cases has the same "
+                              "answer", answer=top)
+            if n >= 10 and top_n / n > 0.8:
+                return result("failed", f"level {level!r}: {top_n} of {n} cases share one answer: "
+                              "guessing it would score well", answer=top)
+        return result("passed", f"{sum(len(set(c)) for c in self.cases)} distinct cases, "
+                      f"{total_distinct} distinct answers over {len(self.cases)} level(s)")
+
+    def answer_tag(self) -> str:
+        if self.intern:
+            return ""
+        return self.wrap("\x00").split("\x00")[0].strip()
+
+    def check_prompt(self) -> dict[str, Any]:
+        limit = self.cfg.prompt_max_chars
+        try:
+            tag = self.answer_tag()
+        except Failure as f:
+            return failure_result(f, "wrap_answer:")
+        leaks: list[tuple[int, int]] = []
+        long_answers = 0
+        missing_tag: list[tuple[int, int]] = []
+        for li, i, case in self.each_case():
+            try:
+                prompt, dt = self.cand.prompt(case, self.limit(self.cfg.call_max_s * 2))
+            except Failure as f:
+                return failure_result(f, f"prompt_func ({self.where(li, i)}):", case=case)
+            self.prompt_times.append(dt)
+            self.charge(dt)
+            if not prompt.strip():
+                return result("failed", f"{self.where(li, i)}: the prompt is empty", case=case)
+            if len(prompt) > limit:
+                return result("failed", f"{self.where(li, i)}: the prompt has {len(prompt)} "
+                              f"chars (max {limit})", prompt=prompt)
+            self.prompts[(li, i)] = prompt
+            if tag and tag not in prompt:
+                missing_tag.append((li, i))
+            if not self.intern:
+                try:
+                    answer = norm(self.answer(li, i))
+                except Failure as f:
+                    return failure_result(f, f"reference_answer ({self.where(li, i)}):", case=case)
+                if len(answer) >= 8:
+                    long_answers += 1
+                    if answer in norm(prompt):
+                        leaks.append((li, i))
+        if missing_tag:
+            li, i = missing_tag[0]
+            return result("failed", f"{len(missing_tag)} prompt(s) never show the answer format "
+                          f"{tag!r} (first: {self.where(li, i)})", prompt=self.prompts[(li, i)])
+        if leaks and len(leaks) >= max(1, math.ceil(0.25 * long_answers)):
+            li, i = leaks[0]
+            return result("failed", f"{len(leaks)} of {long_answers} prompts contain their own "
+                          f"answer verbatim (first: {self.where(li, i)})",
+                          answer=self.answers[(li, i)], prompt=self.prompts[(li, i)])
+        try:
+            again, _ = self.cand.prompt(self.cases[0][0], self.limit(self.cfg.call_max_s * 2))
+        except Failure as f:
+            return failure_result(f, "prompt_func (second call):")
+        if again != self.prompts[(0, 0)]:
+            return result("failed", "prompt_func gave two different prompts for the same case",
+                          first=self.prompts[(0, 0)], second=again)
+        extra = (", state the answer format and leak no answer" if tag else
+                 f" (answer format and leaks not checked: {NO_REFERENCE})")
+        return result("passed", f"{len(self.prompts)} prompts are non-empty, at most "
+                      f"{max(map(len, self.prompts.values()))} chars{extra}")
