@@ -203,7 +203,13 @@ async def run_filter(
                         f"(level {rec.level}, seed {rec.seed}): {result.error[:200]}"
                     )
                 break
-            rec.score = result.score
+            score = result.score
+            if type(score) is not float or not 0.0 <= score <= 1.0:  # NaN fails both bounds
+                verdict = "verifier_error"
+                reason = (f"invalid_score: verify_score gave {score!r} on a solver response "
+                          f"(level {rec.level}, seed {rec.seed}), not a finite float in [0, 1]")
+                break
+            rec.score = score
             answered += 1
             passed += result.score
             stats = levels.setdefault(rec.level, LevelStats())
@@ -223,6 +229,8 @@ async def run_filter(
     if verdict is None:
         if rate is None:
             verdict, reason = "solver_error", "no solver response could be scored"
+        elif not 0.0 <= rate <= 1.0:  # NaN included: never inside the band
+            verdict, reason = "verifier_error", f"invalid_score: the pass rate is {rate!r}"
         elif rate > cfg.high:
             verdict = "too_easy"
         elif rate < cfg.low:

@@ -104,3 +104,32 @@ def test_failing_solver_is_a_solver_error():
 
     res = run(TOY_SUM, solve)
     assert res.verdict == "solver_error" and "endpoint down" in res.reason
+
+
+def test_a_nan_score_is_never_inside_the_band(monkeypatch):
+    """Even if a non-finite score got past the pool, the filter refuses it (NaN compares false
+    with both bounds, so a NaN pass rate would otherwise look "accepted")."""
+    from filters import self_consistency as sc
+    from synth.sandbox.base import Outcome
+    from synth.sandbox.pool import VerifyResult
+
+    def nan_many(self, items, format_score=0.0):
+        return [VerifyResult(outcome=Outcome.PASSED, score=float("nan")) for _ in items]
+
+    monkeypatch.setattr(sc.WorkerPool, "verify_many", nan_many)
+    res = run(TOY_SUM, solver(lambda p: True), FilterConfig(samples=40, pool_size=1))
+    assert res.verdict == "verifier_error" and "invalid_score" in res.reason
+
+
+RUNTIME_PATCH = TOY_SUM.replace(
+    "    @classmethod\n    def _verify_correction(cls, solution, identity):",
+    "    @classmethod\n    def _verify_correction(cls, solution, identity):\n"
+    "        setattr(cls.__mro__[1], 'verify_score', classmethod(lambda c, r, i, f=0.0: 1.0))",
+)
+
+
+def test_a_verifier_that_patches_the_contract_at_run_time_is_a_verifier_error():
+    assert RUNTIME_PATCH != TOY_SUM
+    res = run(RUNTIME_PATCH, solver(lambda p: False), FilterConfig(samples=40, pool_size=1))
+    assert res.verdict == "verifier_error"
+    assert "contract" in res.reason, res.reason
