@@ -37,6 +37,7 @@ GATES = ("load", "construct", "generate")
 NO_REFERENCE = "InternBootcamp classes have no reference_answer"
 
 
+
 def result(status: str, reason: str, finding: str = "", **artifacts: Any) -> dict[str, Any]:
     arts: dict[str, str] = {}
     for key, value in artifacts.items():
@@ -56,6 +57,15 @@ def _show(value: Any) -> str:
         return json.dumps(value, ensure_ascii=False, sort_keys=True)
     except (TypeError, ValueError):
         return repr(value)[:4000]
+
+
+def _occurrences(text: str, part: str) -> list[int]:
+    found: list[int] = []
+    at = text.find(part)
+    while at >= 0 and len(found) < 50:
+        found.append(at)
+        at = text.find(part, at + 1)
+    return found
 
 
 def norm(text: str) -> str:
@@ -94,7 +104,7 @@ class Suite:
         self.prompt_times: list[float] = []
         self.verify_times: list[float] = []
         self.consistent: list[tuple[int, int]] = []
-        self.wrapped: dict[str, str] = {}
+        self._tags: tuple[str, str] | None = None
         self.rng = random.Random(cfg.seed * 31 + 7)
         self.current, self.spent = "", 0.0
         self.too_slow = ""  # the check that ran out of time, if any
@@ -219,10 +229,33 @@ class Suite:
             self.answers[key] = value
         return self.answers[key]
 
+    def tags(self) -> tuple[str, str]:
+        """The answer format, learned once from ``wrap_answer`` of a real reference answer and
+        of a changed copy of it: both must be ``open + answer + close`` with the same tags.
+
+        Every answer the gate scores (reference, mutants, the reference program's output) is
+        then wrapped HERE with these tags, so that ``wrap_answer`` cannot treat answers
+        differently (e.g. format the reference properly and mangle corrupted answers)."""
+        if self._tags is None:
+            sample = self.answer(0, 0) if self.cases and self.cases[0] else "42"
+            probe = sample + " zq" + str(self.rng.randrange(10, 100))
+            first = self.cand.wrap(sample, self.limit(2.0))
+            second = self.cand.wrap(probe, self.limit(2.0))
+            for at in _occurrences(first, sample):
+                open_, close = first[:at], first[at + len(sample):]
+                if second == open_ + probe + close:
+                    self._tags = (open_, close)
+                    break
+            else:
+                raise Failure("failed", "wrap_answer must put any answer, unchanged, between the "
+                              "same opening and closing text (it formats answers inconsistently)",
+                              answer=sample, wrapped=first, other_answer=probe,
+                              other_wrapped=second)
+        return self._tags
+
     def wrap(self, answer: str) -> str:
-        if answer not in self.wrapped:
-            self.wrapped[answer] = self.cand.wrap(answer, self.limit(2.0))
-        return self.wrapped[answer]
+        open_, close = self.tags()
+        return open_ + answer + close
 
     def score(self, response: str, case: str, limit: float = 2.0) -> tuple[float, float]:
         return self.cand.score(response, case, self.limit(limit))
@@ -453,7 +486,7 @@ class Suite:
     def answer_tag(self) -> str:
         if self.intern:
             return ""
-        return self.wrap("\x00").split("\x00")[0].strip()
+        return self.tags()[0].strip()
 
     def check_prompt(self) -> dict[str, Any]:
         limit = self.cfg.prompt_max_chars

@@ -47,6 +47,8 @@ DEFECTS: dict[str, tuple[str, CheckStatus, str, tuple[str, ...], frozenset[str]]
                            ("case", "reference_answer"), frozenset()),
     "lenient_verifier.py": ("mutation", FAILED, "accepts corrupted answers", ("survivors",),
                             frozenset()),
+    "wrap_hides_mutants.py": ("prompt", FAILED, "formats answers inconsistently",
+                              ("wrapped", "other_wrapped"), frozenset({"self_consistency"})),
     "verifier_crash_garbage.py": ("garbage", ERROR, "UnicodeEncodeError",
                                   ("traceback", "response"), frozenset()),
     "verifier_hang_huge.py": ("garbage", TIMEOUT, "did not return", ("response",), frozenset()),
