@@ -8,36 +8,37 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from synth.gate import CHECK_NAMES, CheckReport, CheckStatus, run_checks_file
-from synth.sandbox import BACKEND_NAMES, SandboxUnavailableError
+if TYPE_CHECKING:  # the gate and the sandbox are imported when a check runs, not for --help
+    from synth.gate import CheckReport
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
+#: keyed by CheckStatus value (a StrEnum member looks its value up)
 _STYLE = {
-    CheckStatus.PASSED: "green",
-    CheckStatus.FAILED: "bold red",
-    CheckStatus.ERROR: "bold red",
-    CheckStatus.TIMEOUT: "bold magenta",
-    CheckStatus.OOM: "bold magenta",
-    CheckStatus.SANDBOX_ERROR: "bold yellow",
-    CheckStatus.SKIPPED: "dim",
+    "passed": "green",
+    "failed": "bold red",
+    "error": "bold red",
+    "timeout": "bold magenta",
+    "oom": "bold magenta",
+    "sandbox_error": "bold yellow",
+    "skipped": "dim",
 }
 _GLYPH = {
-    CheckStatus.PASSED: "ok",
-    CheckStatus.FAILED: "FAIL",
-    CheckStatus.ERROR: "ERR",
-    CheckStatus.TIMEOUT: "TIME",
-    CheckStatus.OOM: "OOM",
-    CheckStatus.SANDBOX_ERROR: "SBX",
-    CheckStatus.SKIPPED: "-",
+    "passed": "ok",
+    "failed": "FAIL",
+    "error": "ERR",
+    "timeout": "TIME",
+    "oom": "OOM",
+    "sandbox_error": "SBX",
+    "skipped": "-",
 }
 
 
@@ -57,6 +58,9 @@ def check_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the CheckReport(s) as JSON.")] = False,
 ) -> None:
     """Run the check suite in the sandbox and print the verdict."""
+    from synth.gate import run_checks_file
+    from synth.sandbox import BACKEND_NAMES, SandboxUnavailableError
+
     if sandbox not in BACKEND_NAMES:
         raise _usage(f"--sandbox must be one of {', '.join(BACKEND_NAMES)}, not {sandbox!r}")
     if not path.exists():
@@ -95,6 +99,8 @@ def _usage(message: str) -> typer.Exit:
 
 
 def _audit(folder: Path, reference: Path | None, sandbox: str) -> list[tuple[Path, CheckReport]]:
+    from synth.gate import run_checks_file
+
     refs = reference if reference is not None else folder / "reference"
     modules = sorted(p for p in folder.glob("*.py") if not p.name.startswith("_"))
     if not modules:
@@ -116,6 +122,8 @@ def _verdict(report: CheckReport) -> Text:
 
 
 def _print_report(path: Path, report: CheckReport) -> None:
+    from synth.gate import CheckStatus
+
     title = Text.assemble(
         f"synth check {path.name}: ", _verdict(report),
         f"  ({report.mode}, {report.backend} sandbox, {report.timings.get('total_s', 0):.2f}s, "
@@ -143,6 +151,8 @@ def _print_report(path: Path, report: CheckReport) -> None:
 
 
 def _print_audit(folder: Path, reports: list[tuple[Path, CheckReport]]) -> None:
+    from synth.gate import CHECK_NAMES
+
     passed = sum(r.passed for _, r in reports)
     table = Table(title=f"audit of {folder}: {passed}/{len(reports)} pass every hard check",
                   title_justify="left")

@@ -8,13 +8,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from pydantic import ValidationError
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
-
-from synth.export import ExportConfig, export
-from synth.library import LibraryError
 
 err = Console(stderr=True)
 
@@ -32,6 +27,12 @@ def export_command(
         list[str] | None, typer.Option("--bootcamp", help="Only these bootcamps (repeatable).")
     ] = None,
 ) -> None:
+    from pydantic import ValidationError
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from synth.export import ExportConfig, export
+    from synth.library import LibraryError
+
     try:
         cfg = ExportConfig(
             out=out,

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.panel import Panel
-from rich.syntax import Syntax
 from rich.table import Table
 
-from synth.library import Library, LibraryError, declared_levels, find_bootcamp_class
+if TYPE_CHECKING:  # synth.library (pydantic, filelock) is imported by the commands that use it
+    from synth.library import Library
 
 app = typer.Typer(no_args_is_help=True)
 out = Console()
@@ -25,6 +24,8 @@ LibraryOpt = Annotated[
 
 
 def open_library(path: Path | None) -> Library:
+    from synth.library import Library
+
     return Library(path) if path is not None else Library()
 
 
@@ -42,6 +43,8 @@ def list_command(
     ] = "accepted",
 ) -> None:
     """List the bootcamps of a library."""
+    from synth.library import LibraryError
+
     lib = open_library(library)
     statuses = None if status == "all" else {status}
     try:
@@ -77,6 +80,11 @@ def show_command(
     seed: Annotated[int, typer.Option(help="Seed of the sample case.")] = 0,
 ) -> None:
     """Show a bootcamp: its record, code, a sample case, its prompt and reference answer."""
+    from rich.panel import Panel
+    from rich.syntax import Syntax
+
+    from synth.library import LibraryError
+
     lib = open_library(library)
     try:
         rec = lib.record(name)
@@ -117,6 +125,8 @@ def add_command(
     replace: Annotated[bool, typer.Option(help="Replace an existing bootcamp of that name.")] = False,
 ) -> None:
     """Add a hand-written bootcamp module to a library (origin: handwritten)."""
+    from synth.library import LibraryError, declared_levels, find_bootcamp_class
+
     lib = open_library(library)
     code = file.read_text(encoding="utf-8")
     bname = name or file.stem

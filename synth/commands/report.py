@@ -8,25 +8,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import pandas as pd
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from synth.llm import Price
-from synth.report import (
-    TITLES,
-    Report,
-    ReportError,
-    analyse,
-    fmt,
-    header,
-    load_run,
-    write_csv,
-    write_html,
-)
+if TYPE_CHECKING:  # pandas, jinja2 and openai (synth.llm) are imported when a report is made
+    from synth.llm import Price
+    from synth.report import Report
 
 out = Console()
 err = Console(stderr=True)
@@ -96,6 +86,8 @@ def unknown_run_message(run_id: str, runs_dir: Path) -> str:
 
 
 def load_prices(path: Path) -> dict[str, Price]:
+    from synth.llm import Price
+
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         return {str(k): Price.model_validate(v) for k, v in data.items()}
@@ -115,6 +107,10 @@ def _bar(value: float, top: float, width: int = 30) -> str:
 
 
 def rich_table(report: Report, name: str) -> Table:
+    import pandas as pd
+
+    from synth.report import TITLES, fmt, header
+
     df: pd.DataFrame = report.tables[name]
     bar_col = TERMINAL.get(name)
     columns = [c for c in df.columns if c not in HIDDEN.get(name, set())]
@@ -139,6 +135,8 @@ def rich_table(report: Report, name: str) -> Table:
 
 
 def print_report(report: Report, console: Console) -> None:
+    from synth.report import fmt
+
     f = report.facts
     console.print(
         f"[bold]run {report.run_id}[/]: {f['accepted']} accepted of {f['tasks']} task(s) "
@@ -171,6 +169,8 @@ def report_command(
     ] = None,
 ) -> None:
     """Summarise a run: yield per stage, rejection reasons, rounds, pass rates, cost and time."""
+    from synth.report import ReportError, analyse, load_run, write_csv, write_html
+
     given = Path(run_id)
     if "/" in run_id and ((given / "events.jsonl").exists() or (given / "config.json").exists()):
         root = given  # a run folder's path works too

@@ -15,27 +15,18 @@ import json
 import socket
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console, Group
 from rich.markup import escape
 from rich.panel import Panel
-from rich.syntax import Syntax
 from rich.table import Table
 from rich.text import Text
 
-from synth.library import Library, LibraryError
-from synth.review import (
-    REVIEW_STATUSES,
-    Review,
-    ReviewError,
-    accept,
-    as_dict,
-    gather,
-    list_records,
-    reject,
-)
+if TYPE_CHECKING:  # synth.review pulls in the gate, the filter and the sandbox: imported on use
+    from synth.library import Library
+    from synth.review import Review
 
 app = typer.Typer(invoke_without_command=True, no_args_is_help=False)
 out = Console()
@@ -71,6 +62,8 @@ def _opts(ctx: typer.Context, library: Path | None, runs_dir: Path | None, sandb
 
 
 def _library(path: Path | None) -> Library:
+    from synth.library import Library
+
     return Library(path) if path is not None else Library()
 
 
@@ -103,6 +96,9 @@ def review_main(
 
 
 def _list(lib: Library, status: str) -> None:
+    from synth.library import LibraryError
+    from synth.review import ReviewError, list_records
+
     try:
         records = list_records(lib, status)
     except (ReviewError, LibraryError) as exc:
@@ -143,6 +139,9 @@ def show_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print everything as one JSON object.")] = False,
 ) -> None:
     """Show a bootcamp: record, code, sample cases per level, solver verdicts, gate report, diffs."""
+    from synth.library import LibraryError
+    from synth.review import ReviewError, as_dict, gather
+
     o = _opts(ctx, library, runs_dir, sandbox)
     try:
         review = gather(_library(o.library), name, _runs(o.runs_dir), backend=o.sandbox, per_level=per_level)
@@ -164,6 +163,8 @@ def _kv(rows: list[tuple[str, object]]) -> Table:
 
 def print_review(review: Review) -> None:
     """Print a review to the terminal; untrusted text is printed as Text, never as markup."""
+    from rich.syntax import Syntax
+
     rec = review.record
     out.print(Panel(_kv([
         ("status", rec.status), ("review reason", rec.review_reason), ("title", rec.title),
@@ -227,6 +228,9 @@ def print_review(review: Review) -> None:
 @app.command("accept")
 def accept_command(ctx: typer.Context, name: str, library: LibraryOpt = None) -> None:
     """Accept a bootcamp: it becomes live (listed, loadable, exported)."""
+    from synth.library import LibraryError
+    from synth.review import ReviewError, accept
+
     lib = _library(_opts(ctx, library, None, None).library)
     try:
         rec = accept(lib, name)
@@ -243,6 +247,9 @@ def reject_command(
     library: LibraryOpt = None,
 ) -> None:
     """Reject a bootcamp: it leaves the registry; the module stays on disk with the reason."""
+    from synth.library import LibraryError
+    from synth.review import ReviewError, reject
+
     lib = _library(_opts(ctx, library, None, None).library)
     try:
         rec = reject(lib, name, reason)
@@ -254,6 +261,7 @@ def reject_command(
 def _serve(lib: Library, runs_dir: Path, port: int, sandbox: str) -> None:
     import uvicorn
 
+    from synth.library import LibraryError
     from synth.web import create_app
 
     try:
@@ -279,7 +287,7 @@ def _serve(lib: Library, runs_dir: Path, port: int, sandbox: str) -> None:
         sock.close()
 
 
-__all__ = ["REVIEW_STATUSES", "app"]
+__all__ = ["app"]
 
 
 if __name__ == "__main__":  # `python -m synth.commands.review` (the same app `synth review` mounts)

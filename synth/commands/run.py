@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import os
@@ -12,13 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from pydantic import SecretStr, ValidationError
 from rich.console import Console, Group
-from rich.live import Live
 from rich.table import Table
-
-from synth.library import DEFAULT_LIBRARY
-from synth.local_model import LOCAL_MODEL_NAME
 
 if TYPE_CHECKING:  # heavy imports (openai, langgraph) happen only when `synth run` runs
     from synth.llm import LLMClient, ModelSpec
@@ -26,6 +20,8 @@ if TYPE_CHECKING:  # heavy imports (openai, langgraph) happen only when `synth r
     from synth.tasks import TaskDescription
     from synth.workflow.orchestrator import RunSummary
 
+#: synth.library.DEFAULT_LIBRARY (a test pins it), here so that `synth --help` imports no pydantic
+DEFAULT_LIBRARY = Path(__file__).resolve().parents[2] / "generated_bootcamps"
 err = Console(stderr=True, highlight=False)
 LOCAL = "local"
 DEFAULT_CODER = "gpt-4.1-mini"
@@ -38,6 +34,8 @@ def fail(message: str, code: int = 2) -> typer.Exit:
 
 
 def _spec(model: str | None, base_url: str | None, key: str | None, default: str, **kw: Any) -> ModelSpec:
+    from pydantic import SecretStr
+
     from synth.llm import ModelSpec
 
     return ModelSpec(model=model or default, base_url=base_url, api_key=SecretStr(key) if key else None, **kw)
@@ -52,6 +50,7 @@ def resolve_models(
     The environment is read here, at the edge: ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY``.
     """
     from synth.llm import ModelSpec
+    from synth.local_model import LOCAL_MODEL_NAME
 
     base = base_url or env.get("OPENAI_BASE_URL") or None
     key = env.get("OPENAI_API_KEY") or None
@@ -136,6 +135,10 @@ def run_command(
     resume: Annotated[str | None, typer.Option(help="Continue the run with this id.")] = None,
 ) -> None:
     """Turn task descriptions into gated, filtered bootcamps committed into the library."""
+    import asyncio
+
+    from pydantic import ValidationError
+
     from synth.llm import ModelSpec, Price
     from synth.local_model import SMOKE_NOTICE, LocalModelError, LocalModelServer
     from synth.runs import Run, RunConfig, RunError
@@ -215,6 +218,10 @@ def run_command(
 
 
 async def _run(run: Run, tasks: list[TaskDescription], coder: ModelSpec, solver: ModelSpec, cfg: RunConfig) -> RunSummary:
+    import asyncio
+
+    from rich.live import Live
+
     from synth.library import Library
     from synth.llm import LLMClient
     from synth.workflow.orchestrator import TaskOutcome, execute, ledger_sink

@@ -8,19 +8,17 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from pydantic import ValidationError
 from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from synth.sources import SourceUnavailableError, UnknownSourceError, get_source, list_sources
-from synth.sources.base import Item, Source, iter_json_lines
-from synth.sources.jsonl import parse_mapping
-from synth.tasks import LoadSummary, SourceError, TaskDescription, read_task_file
+if TYPE_CHECKING:  # the sources (pydantic, yaml, their readers) are imported by the commands
+    from synth.sources.base import Item, Source
+    from synth.tasks import LoadSummary, SourceError, TaskDescription
 
 app = typer.Typer(no_args_is_help=True, help="Task-description sources: list, show, export, "
                   "validate.")
@@ -71,6 +69,11 @@ def build_options(source: Source, **given: Any) -> dict[str, Any]:
 
 
 def open_stream(name: str, **given: Any) -> Iterator[Item]:
+    from pydantic import ValidationError
+
+    from synth.sources import SourceUnavailableError, UnknownSourceError, get_source
+    from synth.sources.jsonl import parse_mapping
+
     try:
         source = get_source(name)
     except UnknownSourceError as exc:
@@ -102,6 +105,8 @@ def report_skips(errors: list[SourceError], summary: LoadSummary, label: str) ->
 
 def consume(stream: Iterator[Item]) -> Iterator[Item]:
     """Iterate a source stream, turning a late SourceUnavailableError into a clean exit."""
+    from synth.sources import SourceUnavailableError
+
     try:
         yield from stream
     except SourceUnavailableError as exc:
@@ -111,6 +116,8 @@ def consume(stream: Iterator[Item]) -> Iterator[Item]:
 @app.command("list")
 def list_command() -> None:
     """List the registered sources and their options."""
+    from synth.sources import list_sources
+
     table = Table(title="task-description sources")
     table.add_column("name", style="bold")
     table.add_column("description")
@@ -164,6 +171,8 @@ def show_command(
     mapping: MapOpt = None,
 ) -> None:
     """Show the first tasks a source yields (skips are summarised on stderr)."""
+    from synth.tasks import LoadSummary, TaskDescription
+
     stream = open_stream(source, path=path, limit=limit, min_rating=min_rating,
                          max_rating=max_rating, any_rating=any_rating, split=split, seed=seed,
                          verify=verify, hub=hub, map=mapping)
@@ -199,6 +208,8 @@ def export_command(
                                                  "item (SourceError JSON) to this file.")] = None,
 ) -> None:
     """Write a source's tasks as JSONL; a summary of loaded and skipped items goes to stderr."""
+    from synth.tasks import LoadSummary, TaskDescription
+
     stream = open_stream(source, path=path, limit=limit, min_rating=min_rating,
                          max_rating=max_rating, any_rating=any_rating, split=split, seed=seed,
                          verify=verify, hub=hub, map=mapping, timeout_s=timeout,
@@ -228,6 +239,9 @@ def export_command(
 
 def detect_format(path: Path) -> str:
     """Which reader fits a user's file: local, codecontests, humaneval, tasks or jsonl."""
+    from synth.sources.base import iter_json_lines
+    from synth.tasks import SourceError
+
     if path.is_dir():
         if any(path.rglob("*.md")):
             return "local"
@@ -267,6 +281,8 @@ def validate_command(
     as_json: Annotated[bool, typer.Option("--json", help="One JSON line per problem.")] = False,
 ) -> None:
     """Check a user's own task files: every problem is listed; exit 1 if there is any."""
+    from synth.tasks import LoadSummary, SourceError, read_task_file
+
     if not path.exists():
         raise fail(f"{path} does not exist")
     fmt = as_format or detect_format(path)
