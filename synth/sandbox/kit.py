@@ -48,6 +48,7 @@ import hashlib
 import importlib
 import json
 import math
+import operator
 import os
 import random
 import signal
@@ -230,16 +231,30 @@ def _seed_globals(seed: int) -> None:
 
 
 class _Snapshot:
-    """Identity of the objects the scoring path relies on, taken at load time."""
+    """Identity of the objects the scoring path relies on, taken at load time.
+
+    :meth:`intact` is the per-call fast path (C-level identity comparison of every value, in
+    insertion order: a replaced, added, removed or re-added attribute changes it);
+    :meth:`changes` names what changed."""
 
     def __init__(self, dicts: list[tuple[str, Any]], codes: list[tuple[str, Any]]) -> None:
         self.dicts = [(label, d, dict(d)) for label, d in dicts]
+        self.values = [(d, len(d), tuple(d.values())) for _, d, _ in self.dicts]
         self.codes = [(label, fn, fn.__code__, fn.__defaults__) for label, fn in codes]
 
+    def intact(self) -> bool:
+        for live, size, values in self.values:
+            if len(live) != size or not all(map(operator.is_, live.values(), values)):
+                return False
+        return all(fn.__code__ is code and fn.__defaults__ is defaults
+                   for _, fn, code, defaults in self.codes)
+
     def changes(self) -> list[str]:
+        if self.intact():
+            return []
         found: list[str] = []
         for label, live, seen in self.dicts:
-            if len(live) != len(seen):
+            if len(live) != len(seen) or list(live) != list(seen):
                 added = sorted(set(live) - set(seen))[:5]
                 removed = sorted(set(seen) - set(live))[:5]
                 found.append(f"{label}: attributes added {added} / removed {removed}")
@@ -251,7 +266,7 @@ class _Snapshot:
         for label, fn, code, defaults in self.codes:
             if fn.__code__ is not code or fn.__defaults__ is not defaults:
                 found.append(f"{label} had its code or defaults replaced")
-        return found
+        return found or ["an attribute was removed and added again"]
 
 
 _MISSING = object()
@@ -388,9 +403,8 @@ class Server:
                 out["swallowed"] = {"where": where, "message": summary, "traceback": trace}
         else:
             assert self.snapshot is not None
-            changed = self.snapshot.changes()
-            if changed:
-                out["tampered"] = changed
+            if not self.snapshot.intact():
+                out["tampered"] = self.snapshot.changes()
             value = _bounded(self.base_verify.__func__, (self.cls, response, identity, fmt), limit)
         out["score"] = _score_value(value)
         if p.get("check_identity") and canonical(identity) != p.get("case_text"):
@@ -490,6 +504,7 @@ class _Channel:
         self.out = os.dup(1)
         self.buf = bytearray()
         self.pending: list[bytes] = []
+        self.pending_bytes = 0
 
     def read_line(self) -> bytes | None:
         while True:
@@ -511,13 +526,18 @@ class _Channel:
             line = json.dumps({"id": obj.get("id"), "err": {
                 "kind": "error", "type": type(exc).__name__,
                 "message": f"reply not JSON-serialisable: {_message(exc)}", "traceback": ""}})
-        self.pending.append(line.encode("utf-8", "surrogatepass") + b"\n")
-        if sum(len(x) for x in self.pending) > 1 << 16:
+        self.put(line.encode("utf-8", "surrogatepass") + b"\n")
+
+    def put(self, data: bytes) -> None:
+        self.pending.append(data)
+        self.pending_bytes += len(data)
+        if self.pending_bytes > 1 << 16:
             self.flush()
 
     def flush(self) -> None:
         data = b"".join(self.pending)
         self.pending.clear()
+        self.pending_bytes = 0
         view = memoryview(data)
         while view:
             view = view[os.write(self.out, view) :]
@@ -559,7 +579,12 @@ def serve(argv: list[str]) -> int:
             handler = handlers.get(method)
             if handler is None or type(params) is not dict:
                 raise _usage(f"unknown method {method!r}")
-            chan.send({"id": rid, "ok": handler(params)})
+            value = handler(params)
+            if method == "score" and type(rid) is int and len(value) == 1 \
+                    and type(value["score"]) is float:  # the warm pool's hot path
+                chan.put(b'{"id":%d,"ok":{"score":%r}}\n' % (rid, value["score"]))
+            else:
+                chan.send({"id": rid, "ok": value})
         except _CallFailed as exc:
             chan.send({"id": rid, "err": exc.err})
         except (ValueError, TypeError, KeyError, IndexError) as exc:
