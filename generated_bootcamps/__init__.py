@@ -7,6 +7,10 @@
 
 Only accepted bootcamps are listed and loadable; each module's sha256 is checked against the
 manifest before import.
+
+:func:`load_bootcamp` imports the module into YOUR process: use it in a process that trusts this
+library's code. ``synth`` itself never does (its CLI and the default reward run bootcamps in the
+sandbox, see ``synth.reward``).
 """
 
 from __future__ import annotations
@@ -28,5 +32,11 @@ def list_bootcamps() -> list[str]:
 
 
 def load_bootcamp(name: str) -> type[BaseBootcamp]:
-    """The bootcamp class registered under ``name`` (hash-checked)."""
+    """The bootcamp class registered under ``name``, imported into this process (hash-checked).
+
+    The sha256 check proves the module is the one the manifest recorded, not that it is
+    harmless. By calling this you trust the library's code: the module runs with this
+    process's privileges, environment (API keys included), files and network, whatever it
+    does at import time is done, and it can patch ``BaseBootcamp`` for every bootcamp of the
+    process. To score without that trust, use ``synth.reward.compute_score`` (sandboxed)."""
     return _LIBRARY.load_bootcamp(name)

@@ -7,17 +7,20 @@ Layout of a library folder::
     <library>/<source>/reference/<name>.py   optional reference program (oracle)
 
 Writes are atomic (temporary file + ``os.replace``) and the manifest is only ever rewritten under
-an exclusive file lock, so concurrent committers never lose a record. Loading checks the module's
-sha256 against the manifest, so an edited or swapped file is refused rather than trusted.
+an exclusive file lock, so concurrent committers never lose a record. Reading a module's code
+(:meth:`Library.checked_code`) checks its sha256 against the manifest, so an edited or swapped
+file is refused rather than served.
 
-This is the only module of ``synth`` that imports bootcamp code from a library folder.
+The CLI never imports a bootcamp: export, review, ``library add/show`` and the default reward
+hand the checked code to a sandboxed method server. :meth:`Library.load_bootcamp` -- the only
+place of ``synth`` that imports bootcamp code -- is for a trainer that chooses to trust the
+library and run it in its own process.
 """
 
 from __future__ import annotations
 
 import ast
 import hashlib
-import importlib.util
 import json
 import os
 import re
@@ -249,11 +252,12 @@ class Library:
         rec = self.record(name)
         return (self.root / rec.module_path).read_text(encoding="utf-8")
 
-    def load_bootcamp(self, name: str, *, include_unlisted: bool = False) -> type[BaseBootcamp]:
-        """Import the bootcamp class ``name`` after checking its code hash against the manifest.
+    def checked_code(self, name: str, *, include_unlisted: bool = False) -> tuple[BootcampRecord, str]:
+        """(record, module source) of ``name`` after checking the source's sha256 against the
+        manifest. Nothing is imported: this is what the sandboxed paths (export, reward,
+        ``library show``) hand to a method server.
 
-        Only live (accepted) bootcamps load unless ``include_unlisted`` is set (review tools).
-        """
+        Only live (accepted) bootcamps are served unless ``include_unlisted`` is set (review)."""
         rec = self.record(name)
         if rec.status not in LIVE_STATUSES and not include_unlisted:
             raise LibraryError(f"bootcamp {name!r} is {rec.status}, not accepted; it is not loadable")
@@ -262,22 +266,40 @@ class Library:
             code = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise LibraryError(f"bootcamp {name!r}: cannot read {path}: {exc}") from exc
-        digest = sha256_text(code)
-        if digest != rec.code_sha256:
+        if sha256_text(code) != rec.code_sha256:
             raise LibraryError(
                 f"bootcamp {name!r}: {path} does not match the sha256 in the manifest "
                 "(the file was changed after commit); re-commit it or restore it"
             )
+        return rec, code
+
+    def load_bootcamp(self, name: str, *, include_unlisted: bool = False) -> type[BaseBootcamp]:
+        """Import the bootcamp class ``name`` INTO THIS PROCESS, after checking its code hash
+        against the manifest.
+
+        For a trainer's own process only; nothing of ``synth``'s CLI calls it (export, review,
+        ``library add/show`` and the default reward run bootcamps in the sandbox). The hash
+        check proves the module is the one the manifest recorded, not that it is harmless:
+        calling this trusts the library's code. The module then runs with the caller's
+        privileges, environment (API keys included), files and network; whatever it does at
+        import time is done; and it can patch ``BaseBootcamp`` (``verify_score`` and the rest)
+        for every bootcamp of the process, so one bad module can change every score.
+
+        Only live (accepted) bootcamps load unless ``include_unlisted`` is set.
+        """
+        rec, code = self.checked_code(name, include_unlisted=include_unlisted)
+        digest = rec.code_sha256
         cached = self._modules.get(name)
         if cached is None or cached[0] != digest:
+            # Execute the very text that was hash-checked (re-reading the file would let a
+            # swap between the check and the import through).
+            path = self.root / rec.module_path
             module_name = f"_synth_library_{digest[:16]}_{name}"
-            spec = importlib.util.spec_from_file_location(module_name, path)
-            if spec is None or spec.loader is None:
-                raise LibraryError(f"bootcamp {name!r}: cannot import {path}")
-            module = importlib.util.module_from_spec(spec)
+            module = ModuleType(module_name)
+            module.__file__ = str(path)
             sys.modules[module_name] = module
             try:
-                spec.loader.exec_module(module)
+                exec(compile(code, str(path), "exec"), module.__dict__)  # trusted by the caller (see above)
             except Exception:
                 sys.modules.pop(module_name, None)
                 raise
