@@ -1,8 +1,8 @@
 """Review of library bootcamps: everything a person needs to judge one, and the decision.
 
 :func:`gather` collects, for one bootcamp, its manifest record and code, sample cases per level
-with prompt and reference answer (generated IN THE SANDBOX: a bootcamp awaiting review is never
-imported into the reviewing process), the acceptance filter's solver responses with verdicts, the
+with prompt and reference answer (drawn by a sandboxed method server: a bootcamp awaiting review
+is never imported into the reviewing process), the acceptance filter's solver responses with verdicts, the
 quality-gate report of the winning candidate, and the unified diffs between the repair rounds of
 its task (read from ``runs/<run_id>/``). :func:`accept` and :func:`reject` write the decision
 through :meth:`Library.set_status`; a rejected bootcamp leaves the registry (it is no longer
@@ -24,11 +24,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from filters.self_consistency import FilterResult, sample_prompts
+from filters.self_consistency import FilterResult, sample_specs
 from synth.gate import CheckReport
 from synth.library import BootcampRecord, Library, Status, sha256_text
 from synth.runs import task_slug
-from synth.sandbox import SandboxUnavailableError, get_backend
+from synth.sampling import CaseSampler, SampleError
+from synth.sandbox import SandboxUnavailableError
 from synth.sandbox.base import Backend, Limits
 
 REVIEW_STATUSES: tuple[Status, ...] = ("pending-review", "accepted", "rejected-in-review")
@@ -207,18 +208,26 @@ def reject(library: Library, name: str, reason: str) -> BootcampRecord:
 
 
 def draw_samples(
-    code: str, levels: list[str], per_level: int, backend: Backend, seed: int = 0
+    code: str, per_level: int, backend: str | Backend, seed: int = 0
 ) -> tuple[list[SampleCase], str]:
-    """``per_level`` cases per level drawn by ``code`` in the sandbox (round-robin over LEVELS)."""
-    k = max(1, per_level * max(1, len(levels)))
-    items, why = sample_prompts(code, k, seed, backend, SAMPLE_LIMITS, answers=True)
-    if items is None:
-        return [], why
+    """``per_level`` cases per level drawn by ``code`` in a sandboxed method server (levels
+    round-robin in the bootcamp's own LEVELS order; the specs are the first ones the acceptance
+    filter draws with the same seed, see :func:`filters.self_consistency.sample_specs`), with
+    prompt and reference answer. ([], why) when it cannot."""
+    try:
+        with CaseSampler(code, backend=backend, limits=SAMPLE_LIMITS, name="the bootcamp",
+                         label="synth-review-sampler") as sampler:
+            specs = sample_specs(sampler.levels, max(1, per_level * max(1, len(sampler.levels))), seed)
+            samples = sampler.sample(specs, answers=True)
+    except SampleError as exc:
+        where = "" if exc.position is None else f" (level {exc.level}, seed {exc.seed})"
+        return [], f"drawing sample cases failed{where}: {exc.message}"
+    except SandboxUnavailableError as exc:
+        return [], f"no sandbox to draw sample cases: {exc}"
     out = []
-    for item in items:
-        identity = json.dumps(item.get("identity"), ensure_ascii=False, indent=1)
-        out.append(SampleCase(level=str(item.get("level")), seed=int(item.get("seed", 0)),
-                              prompt=str(item.get("prompt", "")), answer=str(item.get("answer", "")),
+    for s in samples:
+        identity = json.dumps(s.case, ensure_ascii=False, indent=1)
+        out.append(SampleCase(level=s.level, seed=s.seed, prompt=s.prompt, answer=s.answer or "",
                               identity=identity))
     return out, ""
 
@@ -306,12 +315,7 @@ def gather(
     if not review.code_matches:
         review.notes.append("the module on disk does not match the sha256 in the manifest")
     if samples and per_level > 0:
-        try:
-            runner = get_backend(backend) if isinstance(backend, str) else backend
-        except SandboxUnavailableError as exc:
-            review.samples_error = f"no sandbox to draw sample cases: {exc}"
-        else:
-            review.set_samples(*draw_samples(code, review.levels, per_level, runner))
+        review.set_samples(*draw_samples(code, per_level, backend))
     if rec.run_id is None:
         review.notes.append(f"{rec.origin} bootcamp without a run: no filter record or repair history")
         return review

@@ -36,7 +36,6 @@ from synth.review import (
     gather,
     reject,
 )
-from synth.sandbox import SandboxUnavailableError, get_backend
 from synth.web.render import (
     PYGMENTS_CSS,
     calibration_chart,
@@ -111,11 +110,7 @@ class ReviewSite:
             cached = self._samples.get(key)
         if cached is not None:
             return cached
-        try:
-            backend = get_backend(self.sandbox)
-        except SandboxUnavailableError as exc:
-            return [], f"no sandbox to draw sample cases: {exc}"
-        result = draw_samples(code, list(rec.levels), self.per_level, backend)
+        result = draw_samples(code, self.per_level, self.sandbox)
         if not result[1]:  # keep good draws only: a failure is retried on the next visit
             with self._lock:
                 self._samples[key] = result

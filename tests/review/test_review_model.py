@@ -127,3 +127,31 @@ def test_round_diffs_follow_the_best_candidate(review_run: ReviewRun):
     cands[-1].code, cands[-1].failure = None, "no_code: the model wrote prose"
     (d,) = round_diffs(cands)
     assert d.diff == "" and "no_code" in d.note
+
+
+def test_draw_samples_uses_the_method_server_and_the_filter_specs():
+    from helpers import TOY_SUM
+
+    from filters.self_consistency import sample_specs
+    from synth.review import draw_samples
+
+    samples, why = draw_samples(TOY_SUM, 2, "process", seed=4)
+    assert why == ""
+    assert [(s.level, s.seed) for s in samples] == sample_specs(["easy", "hard"], 4, 4)
+    for s in samples:
+        nums = _numbers(s.prompt)
+        assert s.answer == str(sum(nums)) and json.loads(s.identity) == {"numbers": nums}
+        assert len(nums) == {"easy": 3, "hard": 8}[s.level]
+
+
+def test_draw_samples_reports_a_failing_bootcamp():
+    from helpers import TOY_SUM
+
+    from synth.review import draw_samples
+
+    broken = TOY_SUM.replace("        return str(sum(identity[\"numbers\"]))",
+                             "        raise ArithmeticError('no answer today')")
+    samples, why = draw_samples(broken, 1, "process")
+    assert samples == [] and "level easy" in why and "ArithmeticError: no answer today" in why
+    samples, why = draw_samples("x = 1\n", 1, "process")
+    assert samples == [] and "did not load" in why
