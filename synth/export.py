@@ -1,34 +1,49 @@
 """Training data from the library: seeded, split-disjoint rows in verl's shape.
 
-Every row can be regenerated from its ``extra_info`` alone::
+Every row can be regenerated from its ``extra_info`` alone (in a process that trusts the
+library, see :func:`synth.library.load_bootcamp`)::
 
     load_bootcamp(bootcamp).from_level(level, seed=seed).case_generator()
 
-Seeds are derived from (export seed, bootcamp, split, index) with sha256, so the same ``--seed``
-gives byte-identical files on any machine and with any number of worker processes. The test split
-is generated first; a train row whose prompt already appears in the test split (or earlier in
-train) is dropped and counted, and generation continues until the requested count is reached or
-the bootcamp is shown to be unable to produce that many distinct prompts.
+Seeds are derived from (export seed, bootcamp, split, index) with :func:`~synth.sandbox.kit.
+derive_seed`, so the same ``--seed`` gives byte-identical files on any machine and with any
+number of workers. The test split is generated first; a train row whose prompt already appears
+in the test split (or earlier in train) is dropped and counted, and generation continues until
+the requested count is reached or the bootcamp is shown to be unable to produce that many
+distinct prompts.
+
+The cases are generated in sandboxed method servers (:class:`synth.sampling.CaseSampler`),
+never in this process: ``workers`` threads each drive one server at a time, a server serves one
+bootcamp, and a thread keeps to the bootcamp it serves while that bootcamp has work. Each value
+a server returns is validated (the case is the canonical JSON of an object, the prompt a bounded
+``str``); a bootcamp that raises, hangs or returns something else stops the export with an
+:class:`ExportError` naming the bootcamp, the row and the exception. Nothing is written then.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from synth.bootcamp import BaseBootcamp
 from synth.library import Library
+from synth.sampling import DEFAULT_LEVEL, CaseSampler, Sample, SampleError
+from synth.sandbox import get_backend
+from synth.sandbox.base import Backend
+from synth.sandbox.kit import derive_seed
 
 Split = Literal["train", "test"]
-SEED_MASK = (1 << 63) - 1
-DEFAULT_LEVEL = "default"
+SPLITS: tuple[Split, Split] = ("test", "train")  # generation order: test first
+SERVER_LABEL = "synth-export-server"
 
 
 class ExportConfig(BaseModel):
@@ -41,9 +56,11 @@ class ExportConfig(BaseModel):
     level: str | None = None
     seed: int = 0
     format: Literal["jsonl", "parquet"] = "jsonl"
-    workers: int = Field(default=2, ge=1, le=256)
+    workers: int = Field(default=2, ge=1, le=256, description="concurrent method servers")
     bootcamps: list[str] | None = None
-    chunk_size: int = Field(default=64, ge=1, le=100_000)
+    chunk_size: int = Field(default=64, ge=1, le=100_000, description="specs per sample call")
+    sandbox: Literal["auto", "process", "bwrap", "docker"] = "auto"
+    call_limit_s: float = Field(default=10.0, gt=0, le=600, description="per bootcamp call")
 
 
 class BootcampExportStats(BaseModel):
@@ -66,142 +83,272 @@ class ExportSummary(BaseModel):
     per_bootcamp: dict[str, BootcampExportStats]
     elapsed_s: float
     workers: int
+    backend: str = ""
+    servers_started: int = 0
+
+
+class ExportError(Exception):
+    """A bootcamp failed while exporting; the message names it, the row and the exception."""
+
+    def __init__(self, message: str, traceback: str = "") -> None:
+        super().__init__(message)
+        self.traceback = traceback
 
 
 def case_seed(seed: int, name: str, split: str, index: int) -> int:
-    digest = hashlib.sha256(f"{seed}\x1f{name}\x1f{split}\x1f{index}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") & SEED_MASK
+    """The seed of row ``index`` of ``split`` for bootcamp ``name`` (the kit's derivation)."""
+    return derive_seed(seed, name, split, index)
 
 
-def levels_of(cls: type[BaseBootcamp], level: str | None) -> list[str]:
-    if level is not None:
-        if level != DEFAULT_LEVEL and level not in cls.LEVELS:
-            raise KeyError(f"{cls.__name__} has no level {level!r}; levels: {list(cls.LEVELS)}")
-        return [level]
-    return list(cls.LEVELS) or [DEFAULT_LEVEL]
+# -- rows --------------------------------------------------------------------------------------
 
 
-def make_case(cls: type[BaseBootcamp], level: str, seed: int) -> dict[str, Any]:
-    bc = cls(seed=seed) if level == DEFAULT_LEVEL else cls.from_level(level, seed=seed)
-    return bc.case_generator()
-
-
-# -- worker side ---------------------------------------------------------------------------
-
-_WORKER_LIBS: dict[str, Library] = {}
-
-
-def _generate_chunk(
-    library_root: str, name: str, level: str | None, seed: int, split: str, start: int, stop: int
-) -> list[dict[str, Any]]:
-    """Generate rows ``start..stop-1`` of one bootcamp and split (runs in a worker process)."""
-    lib = _WORKER_LIBS.get(library_root)
-    if lib is None:
-        lib = _WORKER_LIBS[library_root] = Library(library_root)
-    cls = lib.load_bootcamp(name)
-    levels = levels_of(cls, level)
-    rows = []
-    for index in range(start, stop):
-        lvl = levels[index % len(levels)]
-        s = case_seed(seed, name, split, index)
-        identity = make_case(cls, lvl, s)
-        prompt = cls.prompt_func(identity)
-        rows.append(
-            {
-                "data_source": f"bootcamp/{name}",
-                "prompt": [{"role": "user", "content": prompt}],
-                "ability": "reasoning",
-                "reward_model": {
-                    "style": "rule",
-                    "ground_truth": json.dumps(identity, ensure_ascii=False, sort_keys=True),
-                },
-                "extra_info": {
-                    "bootcamp": name,
-                    "level": lvl,
-                    "seed": s,
-                    "index": index,
-                    "split": split,
-                },
-            }
-        )
-    return rows
-
-
-class _InlineExecutor:
-    """Runs submitted work in this process (workers=1): no pickling, same results."""
-
-    class _Done:
-        def __init__(self, value: Any) -> None:
-            self._value = value
-
-        def result(self) -> Any:
-            return self._value
-
-    def submit(self, fn: Callable[..., Any], *args: Any) -> _InlineExecutor._Done:
-        return self._Done(fn(*args))
-
-    def shutdown(self) -> None:
-        pass
+def make_row(name: str, split: str, index: int, sample: Sample) -> dict[str, Any]:
+    """One verl row from a validated sample (``ground_truth`` is the case's canonical JSON)."""
+    return {
+        "data_source": f"bootcamp/{name}",
+        "prompt": [{"role": "user", "content": sample.prompt}],
+        "ability": "reasoning",
+        "reward_model": {"style": "rule", "ground_truth": sample.case_text},
+        "extra_info": {
+            "bootcamp": name,
+            "level": sample.level,
+            "seed": sample.seed,
+            "index": index,
+            "split": split,
+        },
+    }
 
 
 def _prompt_key(row: dict[str, Any]) -> str:
     return hashlib.sha256(row["prompt"][0]["content"].encode("utf-8")).hexdigest()
 
 
-def _collect(
-    pool: Executor | _InlineExecutor,
-    cfg: ExportConfig,
-    root: str,
-    names: list[str],
-    split: Split,
-    target: int,
-    forbidden: dict[str, set[str]],
-    stats: dict[str, BootcampExportStats],
-    advance: Callable[[int], None],
-) -> dict[str, list[dict[str, Any]]]:
-    """Fill each bootcamp's split with ``target`` distinct prompts, in index order."""
-    out: dict[str, list[dict[str, Any]]] = {n: [] for n in names}
-    seen: dict[str, set[str]] = {n: set() for n in names}
-    next_index = dict.fromkeys(names, 0)
-    limit = {n: max(3 * target, target + 100) for n in names}  # attempts before giving up
-    pending = [n for n in names if target > 0]
-    while pending:
-        futures = []
-        for n in pending:
-            need = target - len(out[n])
-            # over-generate a little so a few duplicates do not cost another round trip
-            want = min(need + need // 10 + 4, limit[n] - next_index[n])
-            start = next_index[n]
-            for a in range(start, start + want, cfg.chunk_size):
-                b = min(a + cfg.chunk_size, start + want)
-                futures.append((n, pool.submit(_generate_chunk, root, n, cfg.level, cfg.seed, split, a, b)))
-            next_index[n] = start + want
-        for n, fut in futures:
-            for row in fut.result():
-                if len(out[n]) >= target:
-                    break
-                stats[n].generated += 1
-                key = _prompt_key(row)
-                if key in forbidden.get(n, ()):
-                    stats[n].dup_across_splits += 1
-                    continue
-                if key in seen[n]:
-                    stats[n].dup_within_split += 1
-                    continue
-                seen[n].add(key)
-                out[n].append(row)
-                advance(1)
-        pending = [n for n in pending if len(out[n]) < target and next_index[n] < limit[n]]
-    for n in names:
-        stats[n].short_by += target - len(out[n])
-        if split == "train":
-            stats[n].train = len(out[n])
-        else:
-            stats[n].test = len(out[n])
-    forbidden_update = {n: seen[n] for n in names}
-    for n, keys in forbidden_update.items():
-        forbidden.setdefault(n, set()).update(keys)
-    return out
+# -- the servers ----------------------------------------------------------------------------
+
+
+@dataclass
+class _Source:
+    name: str
+    code: str
+    class_name: str
+    levels: list[str] | None = None  # from the first handshake; every later one must agree
+
+
+@dataclass
+class _Task:
+    name: str
+    split: str
+    start: int
+    stop: int
+    future: Future[list[dict[str, Any]]] = field(default_factory=Future)
+
+
+class _Servers:
+    """``workers`` threads, each driving one sandboxed method server at a time.
+
+    A free thread takes the oldest task of the bootcamp it serves; else the oldest task of a
+    bootcamp no thread serves (starting that bootcamp's server); else the oldest task of all
+    (a second server for a busy bootcamp)."""
+
+    def __init__(self, cfg: ExportConfig, backend: Backend, sources: dict[str, _Source]) -> None:
+        self.cfg = cfg
+        self.backend = backend
+        self.sources = sources
+        self.queue: deque[_Task] = deque()
+        self.cond = threading.Condition()
+        self.closing = False
+        self.serving: dict[int, str] = {}
+        self.started = 0
+        self.threads = [threading.Thread(target=self._serve, args=(i,), daemon=True,
+                                         name=f"export-server-{i}") for i in range(cfg.workers)]
+        for t in self.threads:
+            t.start()
+
+    def submit(self, name: str, split: str, start: int, stop: int) -> Future[list[dict[str, Any]]]:
+        task = _Task(name, split, start, stop)
+        with self.cond:
+            self.queue.append(task)
+            self.cond.notify()
+        return task.future
+
+    def close(self) -> None:
+        with self.cond:
+            self.closing = True
+            for task in self.queue:
+                task.future.cancel()
+            self.queue.clear()
+            self.cond.notify_all()
+        for t in self.threads:
+            t.join()
+
+    def _pick(self, slot: int) -> _Task | None:
+        current = self.serving.get(slot)
+        held = set(self.serving.values())
+        chosen = next((t for t in self.queue if t.name == current), None)
+        if chosen is None:
+            chosen = next((t for t in self.queue if t.name not in held), None)
+        if chosen is None and self.queue:
+            chosen = self.queue[0]
+        if chosen is not None:
+            self.queue.remove(chosen)
+        return chosen
+
+    def _serve(self, slot: int) -> None:
+        sampler: CaseSampler | None = None
+        try:
+            while True:
+                with self.cond:
+                    while not self.queue and not self.closing:
+                        self.cond.wait()
+                    if self.closing:
+                        return
+                    task = self._pick(slot)
+                    if task is None or not task.future.set_running_or_notify_cancel():
+                        continue
+                    if sampler is not None and sampler.name != task.name:
+                        sampler.close()
+                        sampler = None
+                    self.serving[slot] = task.name
+                try:
+                    if sampler is None:
+                        sampler = self._start(task.name)
+                    task.future.set_result(self._generate(sampler, task))
+                except BaseException as exc:  # handed to the caller, who stops the export
+                    task.future.set_exception(exc)
+                    if sampler is not None:
+                        sampler.close()
+                        sampler = None
+                    with self.cond:
+                        self.serving.pop(slot, None)
+        finally:
+            if sampler is not None:
+                sampler.close()
+
+    def _start(self, name: str) -> CaseSampler:
+        src = self.sources[name]
+        sampler = CaseSampler(src.code, backend=self.backend, class_name=src.class_name, name=name,
+                              call_limit_s=self.cfg.call_limit_s, label=SERVER_LABEL)
+        with self.cond:
+            self.started += 1
+        try:
+            sampler.start()
+        except SampleError as exc:
+            raise ExportError(f"bootcamp {name!r}: {exc.message}", exc.traceback) from None
+        levels = sampler.levels
+        with self.cond:
+            if src.levels is None:
+                src.levels = levels
+            elif src.levels != levels:
+                sampler.close()
+                raise ExportError(f"bootcamp {name!r}: its LEVELS differ between two imports "
+                                  f"({src.levels} vs {levels}); it is not deterministic")
+        if self.cfg.level is not None:
+            sampler.level_params(self.cfg.level)  # KeyError naming the known levels
+        return sampler
+
+    def _generate(self, sampler: CaseSampler, task: _Task) -> list[dict[str, Any]]:
+        """Rows ``start..stop-1`` of one bootcamp and split, drawn by its method server."""
+        name, split, seed = task.name, task.split, self.cfg.seed
+        levels = [self.cfg.level] if self.cfg.level is not None else sampler.levels or [DEFAULT_LEVEL]
+        indices = range(task.start, task.stop)
+        specs = [(levels[i % len(levels)], case_seed(seed, name, split, i)) for i in indices]
+        try:
+            samples = sampler.sample(specs)
+        except SampleError as exc:
+            if exc.position is None:
+                where = f"rows {split}[{task.start}..{task.stop - 1}]"
+            else:
+                where = f"row {split}[{task.start + exc.position}] (level {exc.level}, seed {exc.seed})"
+            raise ExportError(f"bootcamp {name!r} failed on {where}: {exc.message}",
+                              exc.traceback) from None
+        return [make_row(name, split, i, s) for i, s in zip(indices, samples, strict=True)]
+
+
+# -- collection -----------------------------------------------------------------------------
+
+
+class _Bootcamp:
+    """One bootcamp's collection: test split first, then train; rounds of chunks, consumed in
+    index order, exactly as many distinct prompts as asked for (or as it can give).
+
+    The first round of each split does not depend on anything drawn before it, so both are
+    submitted at once (a server then serves the bootcamp's two splits without a restart);
+    the train rows are consumed only once the test split is complete (its prompts are
+    forbidden in train)."""
+
+    def __init__(self, name: str, cfg: ExportConfig, stats: BootcampExportStats,
+                 advance: dict[str, Callable[[int], None]]) -> None:
+        self.name = name
+        self.cfg = cfg
+        self.stats = stats
+        self.advance = advance
+        self.targets = {"test": cfg.test_per_bootcamp, "train": cfg.per_bootcamp}
+        self.out: dict[str, list[dict[str, Any]]] = {"test": [], "train": []}
+        self.seen: dict[str, set[str]] = {"test": set(), "train": set()}
+        self.pending: dict[str, deque[Future[list[dict[str, Any]]]]] = {
+            "test": deque(), "train": deque()}
+        self.next_index = {"test": 0, "train": 0}
+        self.forbidden: set[str] = set()
+        self.splits = [s for s in SPLITS if self.targets[s] > 0]
+
+    @property
+    def head(self) -> Future[list[dict[str, Any]]] | None:
+        """The chunk to consume next (None: done)."""
+        if not self.splits:
+            return None
+        pending = self.pending[self.splits[0]]
+        return pending[0] if pending else None
+
+    def begin(self, servers: _Servers) -> None:
+        for split in self.splits:
+            self._submit(servers, split)
+
+    def _limit(self, split: str) -> int:
+        target = self.targets[split]
+        return max(3 * target, target + 100)  # attempts before giving up
+
+    def _submit(self, servers: _Servers, split: str) -> None:
+        need = self.targets[split] - len(self.out[split])
+        # over-generate a little so a few duplicates do not cost another round trip
+        want = min(need + need // 10 + 4, self._limit(split) - self.next_index[split])
+        start = self.next_index[split]
+        for a in range(start, start + want, self.cfg.chunk_size):
+            b = min(a + self.cfg.chunk_size, start + want)
+            self.pending[split].append(servers.submit(self.name, split, a, b))
+        self.next_index[split] = start + want
+
+    def consume(self, servers: _Servers) -> None:
+        """Take the finished chunks at the head; move on when a round or a split is over."""
+        while self.splits:
+            split = self.splits[0]
+            out, target, seen = self.out[split], self.targets[split], self.seen[split]
+            pending = self.pending[split]
+            while pending and pending[0].done():
+                rows = pending.popleft().result()  # raises the chunk's ExportError
+                for row in rows:
+                    if len(out) >= target:
+                        break
+                    self.stats.generated += 1
+                    key = _prompt_key(row)
+                    if key in self.forbidden:
+                        self.stats.dup_across_splits += 1
+                        continue
+                    if key in seen:
+                        self.stats.dup_within_split += 1
+                        continue
+                    seen.add(key)
+                    out.append(row)
+                    self.advance[split](1)
+            if pending:
+                return
+            if len(out) < target and self.next_index[split] < self._limit(split):
+                self._submit(servers, split)
+                return
+            self.stats.short_by += target - len(out)
+            setattr(self.stats, split, len(out))
+            self.forbidden |= seen
+            self.splits.pop(0)
 
 
 def _write(rows: Iterable[dict[str, Any]], path: Path, fmt: str) -> None:
@@ -219,51 +366,71 @@ def _write(rows: Iterable[dict[str, Any]], path: Path, fmt: str) -> None:
     tmp.replace(path)
 
 
+def _sources(lib: Library, names: list[str]) -> dict[str, _Source]:
+    sources = {}
+    for n in names:  # hash-checked against the manifest, never imported
+        rec, code = lib.checked_code(n)
+        sources[n] = _Source(n, code, rec.class_name)
+    return sources
+
+
 def export(
     cfg: ExportConfig, progress: Callable[[str, int], Callable[[int], None]] | None = None
 ) -> ExportSummary:
     """Write ``train`` and ``test`` files for the library's accepted bootcamps.
 
     ``progress(label, total)`` may return a callback advanced by the number of rows accepted.
+    Raises :class:`ExportError` (a bootcamp failed), ``KeyError`` (no such level),
+    :class:`~synth.library.LibraryError` and :class:`~synth.sandbox.SandboxUnavailableError`;
+    nothing is written then.
     """
     t0 = time.perf_counter()
     lib = Library(cfg.library) if cfg.library is not None else Library()
     names = cfg.bootcamps or lib.list_bootcamps()
     if not names:
         raise ValueError(f"no accepted bootcamps in {lib.root}; nothing to export")
-    for n in names:  # fail fast, in this process, with a clear message
-        levels_of(lib.load_bootcamp(n), cfg.level)
-    cfg.out.mkdir(parents=True, exist_ok=True)
-    root = str(lib.root)
+    sources = _sources(lib, list(dict.fromkeys(names)))
+    names = list(sources)
+    backend = get_backend(cfg.sandbox)
     stats = {n: BootcampExportStats() for n in names}
-    forbidden: dict[str, set[str]] = {}
-    pool: Executor | _InlineExecutor = (
-        ProcessPoolExecutor(max_workers=cfg.workers) if cfg.workers > 1 else _InlineExecutor()
-    )
 
     def _noop(_: int) -> None:
         return None
 
+    advance = {
+        split: progress(split, target * len(names)) if progress else _noop
+        for split, target in (("test", cfg.test_per_bootcamp), ("train", cfg.per_bootcamp))
+    }
+    servers = _Servers(cfg, backend, sources)
+    camps = [_Bootcamp(n, cfg, stats[n], advance) for n in names]
     try:
-        results: dict[str, dict[str, list[dict[str, Any]]]] = {}
-        for split, target in (("test", cfg.test_per_bootcamp), ("train", cfg.per_bootcamp)):
-            advance = progress(split, target * len(names)) if progress else _noop
-            results[split] = _collect(
-                pool, cfg, root, names, split, target, forbidden, stats, advance  # type: ignore[arg-type]
-            )
+        for camp in camps:
+            camp.begin(servers)
+        while True:
+            heads = [h for c in camps if (h := c.head) is not None]
+            if not heads:
+                break
+            wait(heads, return_when=FIRST_COMPLETED)
+            for camp in camps:
+                head = camp.head
+                if head is not None and head.done():
+                    camp.consume(servers)
     finally:
-        pool.shutdown()
+        servers.close()
+    cfg.out.mkdir(parents=True, exist_ok=True)
     files = []
     for split in ("train", "test"):
         path = cfg.out / f"{split}.{cfg.format}"
-        _write((row for n in names for row in results[split][n]), path, cfg.format)
+        _write((row for c in camps for row in c.out[split]), path, cfg.format)
         files.append(str(path))
     dups = sum(s.dup_within_split + s.dup_across_splits for s in stats.values())
     return ExportSummary(
         files=files,
-        rows={s: sum(len(v) for v in results[s].values()) for s in ("train", "test")},
+        rows={s: sum(len(c.out[s]) for c in camps) for s in ("train", "test")},
         duplicates_dropped=dups,
         per_bootcamp=stats,
         elapsed_s=time.perf_counter() - t0,
         workers=cfg.workers,
+        backend=getattr(backend, "name", str(cfg.sandbox)),
+        servers_started=servers.started,
     )

@@ -22,16 +22,23 @@ def export_command(
     level: Annotated[str | None, typer.Option(help="Only this level (default: cycle levels).")] = None,
     seed: Annotated[int, typer.Option(help="Export seed; same seed, same bytes.")] = 0,
     fmt: Annotated[str, typer.Option("--format", help="jsonl | parquet")] = "jsonl",
-    workers: Annotated[int, typer.Option(help="Worker processes.")] = min(4, os.cpu_count() or 1),
+    workers: Annotated[
+        int, typer.Option(help="Sandboxed method servers generating cases at once.")
+    ] = min(4, os.cpu_count() or 1),
     bootcamp: Annotated[
         list[str] | None, typer.Option("--bootcamp", help="Only these bootcamps (repeatable).")
     ] = None,
+    sandbox: Annotated[
+        str, typer.Option("--sandbox", help="Backend that runs the bootcamps: auto | process | bwrap | docker.")
+    ] = "auto",
 ) -> None:
     from pydantic import ValidationError
+    from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from synth.export import ExportConfig, export
+    from synth.export import ExportConfig, ExportError, export
     from synth.library import LibraryError
+    from synth.sandbox import SandboxUnavailableError
 
     try:
         cfg = ExportConfig(
@@ -44,6 +51,7 @@ def export_command(
             format=fmt,  # type: ignore[arg-type]
             workers=workers,
             bootcamps=bootcamp or None,
+            sandbox=sandbox,  # type: ignore[arg-type]
         )
     except ValidationError as exc:
         err.print(f"[bold red]error:[/] invalid option: {exc.errors()[0]['msg']} ({exc.errors()[0]['loc']})")
@@ -64,6 +72,15 @@ def export_command(
 
         try:
             summary = export(cfg, progress)
+        except ExportError as exc:
+            err.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True, highlight=False)
+            if exc.traceback:
+                err.print(exc.traceback.rstrip()[-1500:], markup=False, highlight=False)
+            err.print("nothing was written", highlight=False)
+            raise typer.Exit(2) from exc
+        except SandboxUnavailableError as exc:
+            err.print(f"[bold red]error:[/] {exc}", soft_wrap=True)
+            raise typer.Exit(2) from exc
         except (LibraryError, KeyError, ValueError) as exc:
             err.print(f"[bold red]error:[/] {exc}", soft_wrap=True)
             raise typer.Exit(2) from exc
@@ -85,7 +102,8 @@ def export_command(
     err.print(
         f"wrote {summary.rows['train']} train and {summary.rows['test']} test rows "
         f"({summary.duplicates_dropped} duplicate prompts dropped) in {summary.elapsed_s:.2f}s "
-        f"with {summary.workers} worker(s): {', '.join(summary.files)}"
+        f"with {summary.workers} sandboxed method server(s) at a time ({summary.backend} backend, "
+        f"{summary.servers_started} started): {', '.join(summary.files)}"
     )
     short = {n: s.short_by for n, s in summary.per_bootcamp.items() if s.short_by}
     if short:

@@ -2,14 +2,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
+import time
 from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-from helpers import TOY_COIN, TOY_SUM, make_library
+from helpers import TOY_COIN, TOY_SUM, assert_no_leftovers, make_library, pids_with
 
-from synth.export import ExportConfig, export
+from synth.export import SERVER_LABEL, ExportConfig, ExportError, case_seed, export
 from synth.library import Library
+from synth.sampling import CaseSampler, SampleError
+from synth.sandbox.base import Outcome
+from synth.sandbox.kit import derive_seed
 
 
 def _rows(path: Path) -> list[dict]:
@@ -26,18 +31,20 @@ def test_same_seed_same_bytes_any_worker_count(lib: Library, tmp_path: Path):
     for i, workers in enumerate([1, 2, 2]):
         out = tmp_path / f"out{i}"
         export(ExportConfig(out=out, library=lib.root, per_bootcamp=120, test_per_bootcamp=30,
-                            seed=7, workers=workers, chunk_size=16))
+                            seed=7, workers=workers, chunk_size=16, sandbox="process"))
         outs.append(out)
     for split in ("train.jsonl", "test.jsonl"):
         data = {(o / split).read_bytes() for o in outs}
         assert len(data) == 1
     other = tmp_path / "other"
-    export(ExportConfig(out=other, library=lib.root, per_bootcamp=120, test_per_bootcamp=30, seed=8))
+    export(ExportConfig(out=other, library=lib.root, per_bootcamp=120, test_per_bootcamp=30, seed=8,
+                        sandbox="process"))
     assert (other / "train.jsonl").read_bytes() != (outs[0] / "train.jsonl").read_bytes()
 
 
 def test_rows_have_verl_shape_and_regenerate(lib: Library, tmp_path: Path):
-    export(ExportConfig(out=tmp_path / "o", library=lib.root, per_bootcamp=20, test_per_bootcamp=5))
+    export(ExportConfig(out=tmp_path / "o", library=lib.root, per_bootcamp=20, test_per_bootcamp=5,
+                        sandbox="process"))
     rows = _rows(tmp_path / "o" / "train.jsonl")
     assert len(rows) == 20
     cls = lib.load_bootcamp("toy_sum")
@@ -59,7 +66,7 @@ def test_rows_have_verl_shape_and_regenerate(lib: Library, tmp_path: Path):
 def test_splits_disjoint_and_duplicates_counted(tmp_path: Path):
     lib = make_library(tmp_path / "lib", coin=TOY_COIN, toy_sum=TOY_SUM)
     summary = export(ExportConfig(out=tmp_path / "o", library=lib.root, per_bootcamp=50,
-                                  test_per_bootcamp=2, seed=1))
+                                  test_per_bootcamp=2, seed=1, sandbox="process"))
     train = _rows(tmp_path / "o" / "train.jsonl")
     test = _rows(tmp_path / "o" / "test.jsonl")
     train_prompts = [r["prompt"][0]["content"] for r in train]
@@ -76,22 +83,23 @@ def test_splits_disjoint_and_duplicates_counted(tmp_path: Path):
 
 def test_level_option(lib: Library, tmp_path: Path):
     export(ExportConfig(out=tmp_path / "o", library=lib.root, per_bootcamp=10,
-                        test_per_bootcamp=0, level="hard"))
+                        test_per_bootcamp=0, level="hard", sandbox="process"))
     rows = _rows(tmp_path / "o" / "train.jsonl")
     assert {r["extra_info"]["level"] for r in rows} == {"hard"}
     assert all(len(json.loads(r["reward_model"]["ground_truth"])["numbers"]) == 8 for r in rows)
     with pytest.raises(KeyError, match="no level"):
-        export(ExportConfig(out=tmp_path / "p", library=lib.root, level="extreme"))
+        export(ExportConfig(out=tmp_path / "p", library=lib.root, level="extreme", sandbox="process"))
+    assert not (tmp_path / "p").exists()
 
 
 def test_parquet_matches_jsonl(lib: Library, tmp_path: Path):
     for fmt in ("jsonl", "parquet"):
         export(ExportConfig(out=tmp_path / fmt, library=lib.root, per_bootcamp=15,
-                            test_per_bootcamp=5, format=fmt, seed=3))
+                            test_per_bootcamp=5, format=fmt, seed=3, sandbox="process"))
     table = pq.read_table(tmp_path / "parquet" / "train.parquet").to_pylist()
     assert table == _rows(tmp_path / "jsonl" / "train.jsonl")
     export(ExportConfig(out=tmp_path / "again", library=lib.root, per_bootcamp=15,
-                        test_per_bootcamp=5, format="parquet", seed=3))
+                        test_per_bootcamp=5, format="parquet", seed=3, sandbox="process"))
     assert (tmp_path / "again" / "train.parquet").read_bytes() == (
         tmp_path / "parquet" / "train.parquet"
     ).read_bytes()
@@ -123,6 +131,142 @@ PINNED_SHIPPED = {
 def test_shipped_library_bytes_are_pinned(tag: str, tmp_path: Path):
     options, train_sha, test_sha = PINNED_SHIPPED[tag]
     out = tmp_path / tag
-    export(ExportConfig(out=out, workers=2, **options))  # type: ignore[arg-type]
+    summary = export(ExportConfig(out=out, workers=2, sandbox="process", **options))  # type: ignore[arg-type]
+    assert summary.backend == "process" and summary.servers_started >= 1
     assert hashlib.sha256((out / "train.jsonl").read_bytes()).hexdigest() == train_sha
     assert hashlib.sha256((out / "test.jsonl").read_bytes()).hexdigest() == test_sha
+
+
+def test_dedup_path_bytes_are_pinned(tmp_path: Path):
+    """Duplicates within and across splits (TOY_COIN has 3 prompts): the sha256 of what the
+    in-process export wrote before the sandboxed one, for these very toys and options."""
+    lib = make_library(tmp_path / "lib", coin=TOY_COIN, toy_sum=TOY_SUM)
+    out = tmp_path / "o"
+    export(ExportConfig(out=out, library=lib.root, per_bootcamp=50, test_per_bootcamp=2, seed=1,
+                        workers=2, chunk_size=8, sandbox="process"))
+    assert hashlib.sha256((out / "train.jsonl").read_bytes()).hexdigest() == (
+        "5da41501fcce3f2392a3876bfc045a12c4bac61c09ff54689091e8f3ce166f4e")
+    assert hashlib.sha256((out / "test.jsonl").read_bytes()).hexdigest() == (
+        "182d3570191456b7d55880f488c38f66b198b6c9f3e2a5430f30987a0b38372d")
+
+
+def test_case_seed_is_the_kit_derivation():
+    for args in [(0, "game24", "train", 0), (-3, "a\x1fb", "test", 10**6), (2**70, "x", "train", 5)]:
+        expected = int.from_bytes(hashlib.sha256("\x1f".join(map(str, args)).encode()).digest()[:8],
+                                  "big") & ((1 << 63) - 1)
+        assert case_seed(*args) == derive_seed(*args) == expected
+
+
+# -- bootcamp failures stop the export, naming the bootcamp, the row and the exception ---------
+
+PICKY_PROMPT = TOY_SUM.replace("ToySumBootcamp", "PickyBootcamp").replace(
+    '        nums = " ".join(str(x) for x in identity["numbers"])\n',
+    '        if sum(identity["numbers"]) % 7 == 3:\n'
+    '            raise ValueError(f"cannot render {identity}")\n'
+    '        nums = " ".join(str(x) for x in identity["numbers"])\n',
+)
+
+
+def _first_failing_test_row(name: str, seed: int) -> int:
+    """The first test row whose case PICKY_PROMPT cannot render (its generator, replayed)."""
+    for index in range(1000):
+        level = ["easy", "hard"][index % 2]
+        n, hi = {"easy": (3, 9), "hard": (8, 999)}[level]
+        rng = random.Random(case_seed(seed, name, "test", index))
+        if sum(rng.randint(0, hi) for _ in range(n)) % 7 == 3:
+            return index
+    raise AssertionError("no failing row")
+
+
+def test_a_raising_bootcamp_names_the_row_and_the_exception(tmp_path: Path):
+    lib = make_library(tmp_path / "lib", toy_sum=TOY_SUM, picky=PICKY_PROMPT)
+    out = tmp_path / "o"
+    with pytest.raises(ExportError) as info:
+        export(ExportConfig(out=out, library=lib.root, per_bootcamp=30, test_per_bootcamp=30,
+                            seed=5, workers=2, chunk_size=8, sandbox="process"))
+    row = _first_failing_test_row("picky", 5)
+    message = str(info.value)
+    assert "bootcamp 'picky'" in message and f"row test[{row}]" in message, message
+    assert "ValueError: cannot render" in message
+    assert "prompt_func" in info.value.traceback
+    assert not out.exists()  # nothing half-written
+
+
+NOT_JSON = TOY_SUM.replace("ToySumBootcamp", "TupleBootcamp").replace(
+    'return {"numbers": [self.rng.randint(0, self.hi) for _ in range(self.n)]}',
+    'return {"numbers": tuple(self.rng.randint(0, self.hi) for _ in range(self.n))}',
+)
+PROMPT_NOT_TEXT = TOY_SUM.replace("ToySumBootcamp", "NumberPromptBootcamp").replace(
+    'return f"Add these numbers: {nums}. Answer as <answer>N</answer>."', "return 42")
+COMPUTED_LEVELS = TOY_SUM.replace("ToySumBootcamp", "ComputedBootcamp").replace(
+    '    LEVELS = {"easy": {"n": 3, "hi": 9}, "hard": {"n": 8, "hi": 999}}',
+    '    LEVELS = {name: {"n": n} for name, n in (("one", 1), ("two", 2), ("five", 5))}')
+BAD_LEVELS = TOY_SUM.replace("ToySumBootcamp", "BadLevelsBootcamp").replace(
+    '    LEVELS = {"easy": {"n": 3, "hi": 9}, "hard": {"n": 8, "hi": 999}}',
+    '    LEVELS = {"easy": [("n", 3)]}')
+
+
+@pytest.mark.parametrize(("code", "needle"), [
+    (NOT_JSON, "not plain JSON"),
+    (PROMPT_NOT_TEXT, "prompt_func returned a int, not a str"),
+    (BAD_LEVELS, "LEVELS"),
+])
+def test_invalid_values_are_refused_not_exported(code: str, needle: str, tmp_path: Path):
+    lib = make_library(tmp_path / "lib", odd=code)
+    with pytest.raises(ExportError, match="bootcamp 'odd'") as info:
+        export(ExportConfig(out=tmp_path / "o", library=lib.root, per_bootcamp=5, test_per_bootcamp=5,
+                            sandbox="process"))
+    assert needle in str(info.value)
+    if code is not BAD_LEVELS:
+        assert "row test[0]" in str(info.value)
+    assert not (tmp_path / "o").exists()
+
+
+def test_levels_come_from_the_handshake(tmp_path: Path):
+    """LEVELS built by code (no literal for an AST to read) are cycled in their own order."""
+    lib = make_library(tmp_path / "lib", computed=COMPUTED_LEVELS)
+    export(ExportConfig(out=tmp_path / "o", library=lib.root, per_bootcamp=6, test_per_bootcamp=0,
+                        sandbox="process"))
+    rows = _rows(tmp_path / "o" / "train.jsonl")
+    assert [r["extra_info"]["level"] for r in rows] == ["one", "two", "five"] * 2
+    sizes = [len(json.loads(r["reward_model"]["ground_truth"])["numbers"]) for r in rows]
+    assert sizes == [1, 2, 5] * 2
+
+
+HANGS_ON_HARD = TOY_SUM.replace("ToySumBootcamp", "HangBootcamp").replace(
+    "    def case_generator(self):\n",
+    "    def case_generator(self):\n        while self.n == 8:\n            pass\n",
+)
+
+
+def test_a_hanging_bootcamp_is_bounded_and_leaves_no_process(tmp_path: Path):
+    lib = make_library(tmp_path / "lib", hang=HANGS_ON_HARD)
+    before = pids_with(SERVER_LABEL)
+    t0 = time.monotonic()
+    with pytest.raises(ExportError, match="timed out") as info:
+        export(ExportConfig(out=tmp_path / "o", library=lib.root, per_bootcamp=5, test_per_bootcamp=5,
+                            call_limit_s=1.0, sandbox="process"))
+    assert time.monotonic() - t0 < 15
+    assert "row test[1] (level hard" in str(info.value)  # rows alternate easy, hard
+    assert_no_leftovers(SERVER_LABEL, grace_s=5, before=before)
+
+
+IGNORES_ALARM = TOY_SUM.replace("ToySumBootcamp", "StubbornBootcamp").replace(
+    "    def case_generator(self):\n",
+    "    def case_generator(self):\n"
+    "        import signal\n"
+    "        signal.signal(signal.SIGALRM, signal.SIG_IGN)\n"
+    "        while True:\n"
+    "            pass\n",
+)
+
+
+def test_a_bootcamp_that_disarms_the_kit_timer_is_killed_by_the_host_deadline():
+    before = pids_with("stubborn-sampler")
+    t0 = time.monotonic()
+    with CaseSampler(IGNORES_ALARM, backend="process", call_limit_s=0.5, per_case_s=0.5,
+                     label="stubborn-sampler") as sampler, pytest.raises(SampleError) as info:
+        sampler.sample([("easy", 1), ("easy", 2)])
+    assert time.monotonic() - t0 < 8
+    assert info.value.outcome is Outcome.TIMEOUT and info.value.position == 0
+    assert_no_leftovers("stubborn-sampler", grace_s=5, before=before)
