@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 if TYPE_CHECKING:  # synth.library (pydantic, filelock) is imported by the commands that use it
@@ -29,8 +30,10 @@ def open_library(path: Path | None) -> Library:
     return Library(path) if path is not None else Library()
 
 
-def fail(message: str, code: int = 2) -> typer.Exit:
-    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+def fail(message: str, code: int = 2, traceback: str = "") -> typer.Exit:
+    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    if traceback:
+        err.print(traceback.rstrip()[-1500:], markup=False, highlight=False)
     return typer.Exit(code)
 
 
@@ -72,43 +75,57 @@ def list_command(
     out.print(table)
 
 
+SandboxOpt = Annotated[
+    str, typer.Option("--sandbox", help="Backend that runs the bootcamp: auto | process | bwrap | docker.")
+]
+
+
 @app.command("show")
 def show_command(
     name: str,
     library: LibraryOpt = None,
     level: Annotated[str | None, typer.Option(help="Level of the sample case.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the sample case.")] = 0,
+    sandbox: SandboxOpt = "auto",
 ) -> None:
-    """Show a bootcamp: its record, code, a sample case, its prompt and reference answer."""
+    """Show a bootcamp: its record, code, a sample case, its prompt and reference answer.
+
+    The case is drawn by the bootcamp in a sandboxed method server; this process never
+    imports it."""
     from rich.panel import Panel
     from rich.syntax import Syntax
+    from rich.text import Text
 
     from synth.library import LibraryError
+    from synth.sampling import DEFAULT_LEVEL, CaseSampler, SampleError
+    from synth.sandbox import SandboxUnavailableError
 
     lib = open_library(library)
     try:
-        rec = lib.record(name)
-        code = lib.code(name)
-        cls = lib.load_bootcamp(name, include_unlisted=True)
+        rec, code = lib.checked_code(name, include_unlisted=True)
     except LibraryError as exc:
         raise fail(str(exc)) from exc
     meta = Table.grid(padding=(0, 2))
     for key, value in rec.model_dump().items():
         if value not in (None, {}, []):
-            meta.add_row(f"[bold]{key}[/]", str(value))
-    out.print(Panel(meta, title=f"{rec.name} ({rec.class_name})"))
+            meta.add_row(Text(key, style="bold"), Text(str(value)))
+    out.print(Panel(meta, title=Text(f"{rec.name} ({rec.class_name})")))
     out.print(Syntax(code, "python", line_numbers=True, word_wrap=True))
-    levels = list(cls.LEVELS)
-    lvl = level or (levels[0] if levels else None)
-    if lvl is not None and lvl not in cls.LEVELS:
-        raise fail(f"{name} has no level {lvl!r}; levels: {', '.join(levels)}")
-    bc = cls.from_level(lvl, seed=seed) if lvl else cls(seed=seed)
-    case = bc.case_generator()
-    out.print(
-        Panel(json.dumps(case, indent=1, ensure_ascii=False)[:4000], title=f"case (level={lvl}, seed={seed})")
-    )
-    out.print(Panel(cls.prompt_func(case), title="prompt"))
-    out.print(Panel(cls.reference_answer(case), title="reference answer"))
+    try:
+        with CaseSampler(code, backend=sandbox, class_name=rec.class_name, name=name) as sampler:
+            levels = sampler.levels
+            lvl = level or (levels[0] if levels else None)
+            if lvl is not None and lvl not in levels:
+                raise fail(f"{name} has no level {lvl!r}; levels: {', '.join(levels) or '(none)'}")
+            (sample,) = sampler.sample([(lvl or DEFAULT_LEVEL, seed)], answers=True)
+    except SampleError as exc:
+        raise fail(f"{name}: {exc.message}", traceback=exc.traceback) from exc
+    except (SandboxUnavailableError, ValueError) as exc:
+        raise fail(str(exc)) from exc
+    case = json.dumps(sample.case, indent=1, ensure_ascii=False)[:4000]
+    out.print(Panel(Text(case), title=f"case (level={lvl}, seed={seed})"))
+    out.print(Panel(Text(sample.prompt), title="prompt"))
+    out.print(Panel(Text(sample.answer or ""), title="reference answer"))
 
 
 @app.command("add")
@@ -123,15 +140,28 @@ def add_command(
         Path | None, typer.Option(help="Reference program (oracle) for the task.")
     ] = None,
     replace: Annotated[bool, typer.Option(help="Replace an existing bootcamp of that name.")] = False,
+    sandbox: SandboxOpt = "auto",
 ) -> None:
-    """Add a hand-written bootcamp module to a library (origin: handwritten)."""
-    from synth.library import LibraryError, declared_levels, find_bootcamp_class
+    """Add a hand-written bootcamp module to a library (origin: handwritten).
+
+    The module is loaded in a sandboxed method server, never in this process: it must define
+    exactly one bootcamp class, leave the contract alone, and have plain-JSON LEVELS; the class
+    name and level names recorded in the manifest are the ones the sandbox reported."""
+    from synth.library import LibraryError
+    from synth.sampling import CaseSampler, SampleError
+    from synth.sandbox import SandboxUnavailableError
 
     lib = open_library(library)
     code = file.read_text(encoding="utf-8")
     bname = name or file.stem
     try:
-        cls_name = find_bootcamp_class(code)
+        with CaseSampler(code, backend=sandbox, name=bname) as sampler:
+            cls_name, levels = sampler.class_found, sampler.levels
+    except SampleError as exc:
+        raise fail(f"{file}: {exc.message}", traceback=exc.traceback) from exc
+    except SandboxUnavailableError as exc:
+        raise fail(str(exc)) from exc
+    try:
         rec = lib.commit(
             name=bname,
             code=code,
@@ -142,9 +172,9 @@ def add_command(
             origin="handwritten",
             reference_code=reference.read_text(encoding="utf-8") if reference else None,
             replace=replace,
-            levels=declared_levels(code, cls_name),
+            levels=levels,
         )
-        lib.load_bootcamp(bname)  # it must import and be the class the manifest names
-    except (LibraryError, SyntaxError, ValueError) as exc:
+    except (LibraryError, ValueError) as exc:
         raise fail(str(exc)) from exc
-    out.print(f"added [bold]{rec.name}[/] ({rec.class_name}) to {lib.root} as {rec.module_path}")
+    out.print(f"added [bold]{escape(rec.name)}[/] ({rec.class_name}) to {lib.root} as {rec.module_path}",
+              highlight=False)

@@ -2,12 +2,16 @@ from __future__ import annotations
 
 import json
 import multiprocessing as mp
+import sys
 from pathlib import Path
 
 import pytest
+from click.testing import Result
 from helpers import TOY_COIN, TOY_SUM, make_library
+from typer.testing import CliRunner
 
-from synth.library import BootcampRecord, Library, LibraryError
+from synth.commands import library as library_cmd
+from synth.library import BootcampRecord, Library, LibraryError, sha256_text
 
 
 def test_commit_then_load_and_list(tmp_path: Path):
@@ -126,3 +130,104 @@ def test_concurrent_committers_lose_no_record(tmp_path: Path):
         lib.load_bootcamp(name)  # every module matches its recorded hash
     leftovers = [p.name for p in tmp_path.rglob("*.tmp")]
     assert leftovers == []
+
+
+def test_checked_code_is_hash_checked_and_imports_nothing(tmp_path: Path):
+    lib = make_library(tmp_path, toy_sum=TOY_SUM, coin=TOY_COIN)
+    modules = set(sys.modules)
+    rec, code = lib.checked_code("toy_sum")
+    assert code == TOY_SUM and rec.class_name == "ToySumBootcamp"
+    assert set(sys.modules) == modules
+    lib.set_status("coin", "pending-review")
+    with pytest.raises(LibraryError, match="not accepted"):
+        lib.checked_code("coin")
+    assert lib.checked_code("coin", include_unlisted=True)[1] == TOY_COIN
+    (tmp_path / "toys" / "toy_sum.py").write_text(TOY_SUM + "\n# edited\n")
+    with pytest.raises(LibraryError, match="sha256"):
+        lib.checked_code("toy_sum")
+
+
+def test_load_bootcamp_runs_the_checked_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """The trusted path executes exactly the text whose hash it checked: a file swapped after
+    the check (here: every later read of it) is not what runs."""
+    lib = make_library(tmp_path, toy_sum=TOY_SUM)
+    real_read = Path.read_text
+    reads = []
+
+    def read_once_then_swap(self: Path, *args: object, **kwargs: object) -> str:
+        text = real_read(self, *args, **kwargs)  # type: ignore[arg-type]
+        if self.name == "toy_sum.py":
+            reads.append(self)
+            if len(reads) > 1:
+                return text.replace("return int(s) == sum", "return True or int(s) == sum")
+        return text
+
+    monkeypatch.setattr(Path, "read_text", read_once_then_swap)
+    cls = lib.load_bootcamp("toy_sum")
+    assert len(reads) == 1
+    assert cls.verify_score("<answer>7</answer>", {"numbers": [1, 2]}) == 0.0
+
+
+# -- `synth library add/show` go through the sandbox -------------------------------------------
+
+runner = CliRunner()
+
+
+def _cli(*args: str) -> Result:
+    return runner.invoke(library_cmd.app, list(args), catch_exceptions=False)
+
+
+TWO_CLASSES = TOY_SUM + "\n\nclass OtherBootcamp(ToySumBootcamp.__base__):\n    pass\n"
+PATCHES_CONTRACT = TOY_SUM + "\n\nBaseBootcamp.verify_score = classmethod(lambda cls, r, i, f=0.0: 1.0)\n"
+COMPUTED_LEVELS = TOY_SUM.replace(
+    '    LEVELS = {"easy": {"n": 3, "hi": 9}, "hard": {"n": 8, "hi": 999}}',
+    '    LEVELS = {f"n{n}": {"n": n} for n in (1, 2, 3)}')
+RAISES_ON_IMPORT = TOY_SUM + "\nraise RuntimeError('no import for you')\n"
+
+
+@pytest.mark.parametrize(("code", "needle"), [
+    (TWO_CLASSES, "expected exactly one BaseBootcamp subclass"),
+    (PATCHES_CONTRACT, "changes the bootcamp contract"),
+    (RAISES_ON_IMPORT, "no import for you"),
+    ("x = 1\n", "found: none"),
+])
+def test_add_validates_in_the_sandbox_before_committing(code: str, needle: str, tmp_path: Path):
+    src = tmp_path / "cand.py"
+    src.write_text(code)
+    lib = make_library(tmp_path / "lib", coin=TOY_COIN)
+    before = lib.manifest_path.read_text()
+    res = _cli("add", str(src), "--library", str(lib.root), "--sandbox", "process")
+    assert res.exit_code == 2 and needle in res.output, res.output
+    assert lib.manifest_path.read_text() == before
+    assert not (lib.root / "handwritten" / "cand.py").exists()
+
+
+def test_add_records_the_class_and_levels_the_sandbox_reports(tmp_path: Path):
+    src = tmp_path / "computed.py"
+    src.write_text(COMPUTED_LEVELS)
+    res = _cli("add", str(src), "--library", str(tmp_path / "lib"), "--sandbox", "process")
+    assert res.exit_code == 0, res.output
+    rec = Library(tmp_path / "lib").record("computed")
+    assert (rec.class_name, rec.levels) == ("ToySumBootcamp", ["n1", "n2", "n3"])
+    assert rec.origin == "handwritten" and rec.code_sha256 == sha256_text(COMPUTED_LEVELS)
+
+
+MARKUP = TOY_SUM.replace(
+    'return f"Add these numbers: {nums}. Answer as <answer>N</answer>."',
+    'return f"[bold]Add[/] these [link=x]numbers[/link]: {nums}. [/] Answer as <answer>N</answer>."')
+
+
+def test_show_draws_in_the_sandbox_and_prints_text_not_markup(tmp_path: Path):
+    lib = make_library(tmp_path / "lib", markup=MARKUP)
+    res = _cli("show", "markup", "--library", str(lib.root), "--level", "hard", "--seed", "3",
+               "--sandbox", "process")
+    assert res.exit_code == 0, res.output
+    assert "[bold]Add[/] these [link=x]numbers[/link]" in res.output
+    cls = lib.load_bootcamp("markup")  # the test trusts its toy: compare with the class itself
+    case = cls.from_level("hard", seed=3).case_generator()
+    assert str(cls.reference_answer(case)) in res.output and "case (level=hard, seed=3)" in res.output
+    bad = _cli("show", "markup", "--library", str(lib.root), "--level", "nightmare", "--sandbox", "process")
+    assert bad.exit_code == 2 and "no level 'nightmare'" in bad.output
+    (lib.root / "toys" / "markup.py").write_text(MARKUP + "\n# edited\n")
+    edited = _cli("show", "markup", "--library", str(lib.root), "--sandbox", "process")
+    assert edited.exit_code == 2 and "sha256" in edited.output
