@@ -7,19 +7,31 @@ In a verl config::
       name: compute_score
 
 ``data_source`` is ``"bootcamp/<name>"`` and ``ground_truth`` the JSON identity written by
-``synth export``. Bootcamp classes are loaded from the library once per process and cached.
+``synth export``.
 
-Model output can never make :func:`compute_score` raise: garbage scores 0.0. A bootcamp whose
-verifier raises on some output is a defect of the library, not of the model, so it is not hidden
-either: the exception is logged with its evidence and counted in :data:`FINDINGS`, and the row
-scores 0.0. Broken *data* (an unknown data source, a ground truth that is not JSON) raises a
-clear error naming it, because that is the trainer's pipeline being wrong.
+Where the bootcamp runs: :func:`compute_score` (and :func:`make_compute_score` by default)
+scores in the sandbox's warm worker pool (:class:`synth.sandbox.pool.WorkerPool`, one pool per
+bootcamp, started on first use and closed at exit). The trainer's process never imports the
+library's code: a bootcamp cannot read the trainer's environment or API keys, patch the
+contract for the other bootcamps, or stall the trainer (a verifier that hangs costs
+``call_timeout_s``). Scoring in this process is an explicit opt-in,
+``make_compute_score(library, trust_library_code=True)``: "I trust this library's code".
+
+Model output can never make the reward raise: garbage scores 0.0. A bootcamp whose verifier
+raises, hangs, runs out of memory or returns something that is not a score in [0, 1] on some
+output is a defect of the library, not of the model, so it is not hidden either: the failure is
+logged with its evidence and the response head, counted in :data:`FINDINGS`, and the row scores
+0.0. Broken *data* (an unknown data source, a ground truth that is not a JSON object, a module
+that no longer matches the manifest) raises :class:`RewardDataError` naming it, because that is
+the trainer's pipeline being wrong; a sandbox that cannot run at all raises
+:class:`RewardSandboxError` (the machine, not the model or the library).
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import threading
 import traceback
 from collections import Counter
 from pathlib import Path
@@ -31,7 +43,7 @@ from synth.library import Library, LibraryError
 PREFIX = "bootcamp/"
 log = logging.getLogger("synth.reward")
 
-#: bootcamp name -> verifier failures (exceptions, timeouts) seen in this process
+#: bootcamp name -> verifier failures (exceptions, timeouts, invalid scores) seen in this process
 FINDINGS: Counter[str] = Counter()
 
 
@@ -39,30 +51,27 @@ class RewardDataError(ValueError):
     """The row's data source or ground truth does not match the library."""
 
 
-class RewardFunction:
-    """A ``compute_score`` bound to one library folder, with a per-process class cache."""
+class RewardSandboxError(RuntimeError):
+    """The sandbox could not score at all (no backend, a worker that cannot start)."""
+
+
+class _Reward:
+    """What both reward functions share: one library folder and the checks of a row's data."""
 
     def __init__(self, library: Path | str | None = None) -> None:
         self.library = Library(library) if library is not None else Library()
-        self._classes: dict[str, type[BaseBootcamp]] = {}
 
-    def bootcamp(self, data_source: str) -> type[BaseBootcamp]:
+    @staticmethod
+    def _name(data_source: Any) -> str:
         if not isinstance(data_source, str) or not data_source.startswith(PREFIX):
             raise RewardDataError(
                 f"data_source {data_source!r} is not a bootcamp data source "
                 f"(expected '{PREFIX}<name>', as written by `synth export`)"
             )
-        name = data_source[len(PREFIX) :]
-        cls = self._classes.get(name)
-        if cls is None:
-            try:
-                cls = self.library.load_bootcamp(name)
-            except LibraryError as exc:
-                raise RewardDataError(f"data_source {data_source!r}: {exc}") from exc
-            self._classes[name] = cls
-        return cls
+        return data_source[len(PREFIX) :]
 
-    def _identity(self, data_source: str, ground_truth: str | dict[str, Any]) -> dict[str, Any]:
+    @staticmethod
+    def _identity(data_source: str, ground_truth: Any) -> dict[str, Any]:
         if isinstance(ground_truth, str):
             try:
                 identity = json.loads(ground_truth)
@@ -75,6 +84,114 @@ class RewardFunction:
         if not isinstance(identity, dict):
             raise RewardDataError(f"ground_truth for {data_source!r} is not a JSON object")
         return identity
+
+
+class RewardFunction(_Reward):
+    """``compute_score`` over one library folder, scored in sandboxed warm worker pools.
+
+    ``size`` workers per bootcamp, on ``backend`` (``auto``: the strongest available), each
+    ``verify_score`` call bounded by ``call_timeout_s``. Thread-safe. :meth:`close` stops the
+    workers (they are also stopped at interpreter exit)."""
+
+    def __init__(
+        self,
+        library: Path | str | None = None,
+        *,
+        size: int = 1,
+        backend: str = "auto",
+        call_timeout_s: float = 5.0,
+    ) -> None:
+        super().__init__(library)
+        self.size = size
+        self.backend = backend
+        self.call_timeout_s = call_timeout_s
+        self._pools: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    def _pool(self, data_source: str) -> Any:
+        pool = self._pools.get(data_source)
+        if pool is not None:
+            return pool
+        from synth.sandbox.base import SandboxUnavailableError
+        from synth.sandbox.pool import WorkerPool
+
+        name = self._name(data_source)
+        with self._lock:
+            pool = self._pools.get(data_source)
+            if pool is None:
+                try:  # hash-checked against the manifest; never imported here
+                    rec, code = self.library.checked_code(name)
+                except LibraryError as exc:
+                    raise RewardDataError(f"data_source {data_source!r}: {exc}") from exc
+                try:
+                    pool = WorkerPool(code, size=self.size, backend=self.backend,
+                                      call_timeout_s=self.call_timeout_s, class_name=rec.class_name,
+                                      label="synth-reward-worker")
+                except (SandboxUnavailableError, ValueError) as exc:
+                    raise RewardSandboxError(f"cannot score {data_source!r} in the sandbox: {exc}") from exc
+                self._pools[data_source] = pool
+        return pool
+
+    def __call__(
+        self,
+        data_source: str,
+        solution_str: Any,
+        ground_truth: str | dict[str, Any],
+        extra_info: dict[str, Any] | None = None,
+    ) -> float:
+        pool = self._pool(data_source)
+        identity = self._identity(data_source, ground_truth)
+        if not isinstance(ground_truth, str):
+            try:
+                json.dumps(identity, allow_nan=False)
+            except (TypeError, ValueError) as exc:
+                raise RewardDataError(f"ground_truth for {data_source!r} is not plain JSON: {exc}") from exc
+        if not isinstance(solution_str, str):
+            return 0.0
+        result = pool.verify(solution_str, identity)
+        if result.outcome.value == "passed" and result.score is not None:
+            return float(result.score)
+        if result.outcome.value == "sandbox_error":
+            raise RewardSandboxError(f"cannot score {data_source!r} in the sandbox: {result.error}")
+        name = data_source[len(PREFIX) :]
+        FINDINGS[name] += 1
+        log.error(
+            "bootcamp %s: verify_score ended with %s%s on a model response (%d so far): %s\n"
+            "response head: %r\n%s",
+            data_source, result.outcome.value, f" ({result.kind})" if result.kind else "",
+            FINDINGS[name], result.error, solution_str[:200], result.traceback[-1500:],
+        )
+        return 0.0
+
+    def close(self) -> None:
+        with self._lock:
+            pools, self._pools = list(self._pools.values()), {}
+        for pool in pools:
+            pool.close()
+
+
+class TrustedRewardFunction(_Reward):
+    """``compute_score`` that imports the library's bootcamps INTO THIS PROCESS.
+
+    Only for a library whose code you trust (see :meth:`synth.library.Library.load_bootcamp`
+    for what that means: the modules run with this process's privileges, environment and API
+    keys, and one of them can change every bootcamp's scores). Classes are loaded once per
+    process (hash-checked) and cached. A verifier that hangs hangs the caller."""
+
+    def __init__(self, library: Path | str | None = None) -> None:
+        super().__init__(library)
+        self._classes: dict[str, type[BaseBootcamp]] = {}
+
+    def bootcamp(self, data_source: str) -> type[BaseBootcamp]:
+        name = self._name(data_source)
+        cls = self._classes.get(name)
+        if cls is None:
+            try:
+                cls = self.library.load_bootcamp(name)
+            except LibraryError as exc:
+                raise RewardDataError(f"data_source {data_source!r}: {exc}") from exc
+            self._classes[name] = cls
+        return cls
 
     def __call__(
         self,
@@ -103,8 +220,12 @@ class RewardFunction:
             return 0.0
         return score
 
+    def close(self) -> None:
+        """Nothing to stop (same interface as :class:`RewardFunction`)."""
+
 
 _DEFAULT: RewardFunction | None = None
+_DEFAULT_LOCK = threading.Lock()
 
 
 def compute_score(
@@ -113,81 +234,34 @@ def compute_score(
     ground_truth: str | dict[str, Any],
     extra_info: dict[str, Any] | None = None,
 ) -> float:
-    """verl custom reward: the library bootcamp's ``verify_score`` of ``solution_str``."""
+    """verl custom reward: the shipped library bootcamp's ``verify_score`` of ``solution_str``,
+    computed in the sandbox's warm worker pool (see the module docstring)."""
     global _DEFAULT
     if _DEFAULT is None:
-        _DEFAULT = RewardFunction()
+        with _DEFAULT_LOCK:
+            if _DEFAULT is None:
+                _DEFAULT = RewardFunction()
     return _DEFAULT(data_source, solution_str, ground_truth, extra_info)
 
 
 def make_compute_score(
-    library: Path | str | None = None, *, sandboxed: bool = False, **pool_options: Any
-) -> RewardFunction:
+    library: Path | str | None = None, *, trust_library_code: bool = False, **pool_options: Any
+) -> RewardFunction | TrustedRewardFunction:
     """A ``compute_score`` over a library folder (e.g. one grown by ``synth run``).
 
-    ``sandboxed=True`` scores in the sandbox's warm worker pool instead of in this process:
-    a verifier that hangs or explodes on some model output then costs a bounded time and is
-    reported, never stalls or crashes the trainer (options: ``size``, ``backend``,
-    ``call_timeout_s``).
+    By default it scores in the sandbox's warm worker pool (options: ``size`` workers per
+    bootcamp, ``backend``, ``call_timeout_s``): the library's code never runs in this process,
+    and a verifier that hangs or explodes on some model output costs a bounded time and is
+    reported, never stalls or crashes the trainer.
+
+    ``trust_library_code=True`` says "I trust this library's code": the bootcamps are imported
+    into this process and scored there (faster, no sandbox), with everything that
+    :meth:`synth.library.Library.load_bootcamp` says the caller then trusts -- the modules run
+    with this process's privileges, environment and API keys, and any one of them can patch
+    ``BaseBootcamp`` for every bootcamp of the process.
     """
-    if sandboxed:
-        return SandboxedRewardFunction(library, **pool_options)
-    return RewardFunction(library)
-
-
-class SandboxedRewardFunction(RewardFunction):
-    """``compute_score`` through one warm sandboxed worker pool per bootcamp."""
-
-    def __init__(
-        self,
-        library: Path | str | None = None,
-        *,
-        size: int = 1,
-        backend: str = "auto",
-        call_timeout_s: float = 5.0,
-    ) -> None:
-        super().__init__(library)
-        self.size = size
-        self.backend = backend
-        self.call_timeout_s = call_timeout_s
-        self._pools: dict[str, Any] = {}
-
-    def _pool(self, data_source: str) -> Any:
-        from synth.sandbox.pool import WorkerPool
-
-        pool = self._pools.get(data_source)
-        if pool is None:
-            cls = self.bootcamp(data_source)  # validates the name and the code hash
-            code = self.library.code(data_source[len(PREFIX) :])
-            pool = WorkerPool(code, size=self.size, backend=self.backend,
-                              call_timeout_s=self.call_timeout_s, class_name=cls.__name__)
-            self._pools[data_source] = pool
-        return pool
-
-    def __call__(
-        self,
-        data_source: str,
-        solution_str: Any,
-        ground_truth: str | dict[str, Any],
-        extra_info: dict[str, Any] | None = None,
-    ) -> float:
-        identity = self._identity(data_source, ground_truth)
-        if not isinstance(solution_str, str):
-            return 0.0
-        result = self._pool(data_source).verify(solution_str, identity)
-        if result.score is not None and result.outcome.value == "passed":
-            return float(result.score)
-        name = data_source[len(PREFIX) :]
-        FINDINGS[name] += 1
-        log.error(
-            "bootcamp %s: verify_score ended with %s on a model response (%d so far): %s\n"
-            "response head: %r\n%s",
-            data_source, result.outcome.value, FINDINGS[name], result.error, solution_str[:200],
-            result.traceback[-1500:],
-        )
-        return 0.0
-
-    def close(self) -> None:
-        for pool in self._pools.values():
-            pool.close()
-        self._pools.clear()
+    if trust_library_code:
+        if pool_options:
+            raise TypeError(f"pool options {sorted(pool_options)} apply to sandboxed scoring only")
+        return TrustedRewardFunction(library)
+    return RewardFunction(library, **pool_options)

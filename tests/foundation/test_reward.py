@@ -9,13 +9,20 @@ import pytest
 from helpers import TOY_CRASHY, TOY_SUM, assert_no_leftovers, make_library, pids_with
 
 from synth import reward
-from synth.reward import RewardDataError, make_compute_score
+from synth.reward import RewardDataError, RewardFunction, TrustedRewardFunction, make_compute_score
 
 
-@pytest.fixture
-def score(tmp_path: Path):
+@pytest.fixture(params=["sandboxed", "trusted"])
+def score(request: pytest.FixtureRequest, tmp_path: Path):
+    """The documented behaviour holds for the default (sandboxed) and the opt-in (in-process)
+    reward alike."""
     make_library(tmp_path, toy_sum=TOY_SUM, crashy=TOY_CRASHY)
-    return make_compute_score(tmp_path)
+    if request.param == "trusted":
+        fn = make_compute_score(tmp_path, trust_library_code=True)
+    else:
+        fn = make_compute_score(tmp_path, backend="process", call_timeout_s=2.0)
+    yield fn
+    fn.close()
 
 
 def test_reference_scores_one_and_garbage_zero(score):
@@ -53,12 +60,30 @@ def test_verifier_exception_is_reported_not_raised(score, caplog):
     assert score("bootcamp/crashy", "<answer>3</answer>", gt) == 1.0
 
 
-def test_classes_are_cached(score):
+def test_default_is_sandboxed_and_trust_is_explicit(tmp_path: Path):
+    make_library(tmp_path, toy_sum=TOY_SUM)
+    assert isinstance(make_compute_score(tmp_path), RewardFunction)
+    assert isinstance(make_compute_score(tmp_path, trust_library_code=True), TrustedRewardFunction)
+    with pytest.raises(TypeError, match="sandboxed scoring only"):
+        make_compute_score(tmp_path, trust_library_code=True, backend="process")
+
+
+def test_classes_and_pools_are_cached(tmp_path: Path):
+    make_library(tmp_path, toy_sum=TOY_SUM)
     gt = json.dumps({"numbers": [1]})
-    score("bootcamp/toy_sum", "<answer>1</answer>", gt)
-    cls = score._classes["toy_sum"]
-    score("bootcamp/toy_sum", "<answer>1</answer>", gt)
-    assert score._classes["toy_sum"] is cls
+    trusted = make_compute_score(tmp_path, trust_library_code=True)
+    trusted("bootcamp/toy_sum", "<answer>1</answer>", gt)
+    cls = trusted._classes["toy_sum"]
+    trusted("bootcamp/toy_sum", "<answer>1</answer>", gt)
+    assert trusted._classes["toy_sum"] is cls
+    sandboxed = make_compute_score(tmp_path, backend="process")
+    try:
+        for _ in range(20):
+            assert sandboxed("bootcamp/toy_sum", "<answer>1</answer>", gt) == 1.0
+        (pool,) = sandboxed._pools.values()
+        assert pool.spawned == 1  # one warm worker served every call
+    finally:
+        sandboxed.close()
 
 
 HANGING = TOY_SUM.replace("ToySumBootcamp", "ToyHangBootcamp").replace(
@@ -69,8 +94,8 @@ HANGING = TOY_SUM.replace("ToySumBootcamp", "ToyHangBootcamp").replace(
 
 def test_sandboxed_reward_scores_and_bounds_a_hanging_verifier(tmp_path: Path):
     make_library(tmp_path, toy_sum=TOY_SUM, hang=HANGING, crashy=TOY_CRASHY)
-    before = pids_with("_synth_worker.py")
-    score = make_compute_score(tmp_path, sandboxed=True, backend="process", call_timeout_s=1.0)
+    before = pids_with("synth-reward-worker")
+    score = make_compute_score(tmp_path, backend="process", call_timeout_s=1.0)
     try:
         gt = json.dumps({"numbers": [1, 2, 3]})
         assert score("bootcamp/toy_sum", "<answer>6</answer>", gt) == 1.0
@@ -88,5 +113,45 @@ def test_sandboxed_reward_scores_and_bounds_a_hanging_verifier(tmp_path: Path):
         with pytest.raises(RewardDataError, match="bootcamp/nope"):
             score("bootcamp/nope", "<answer>1</answer>", gt)
     finally:
-        score.close()  # type: ignore[attr-defined]
-    assert_no_leftovers("_synth_worker.py", grace_s=5, before=before)
+        score.close()
+    assert_no_leftovers("synth-reward-worker", grace_s=5, before=before)
+
+
+def test_sandboxed_reward_equals_in_process_verify_score_on_the_shipped_library(tmp_path: Path):
+    """Over a few hundred exported rows of the shipped library and several responses per row
+    (the reference answer, another row's answer, a corrupted answer, garbage), the default
+    reward gives exactly what the bootcamp's own verify_score gives in this process."""
+    from synth.export import ExportConfig, export
+
+    export(ExportConfig(out=tmp_path / "o", per_bootcamp=40, test_per_bootcamp=10, seed=11,
+                        sandbox="process"))
+    rows = [json.loads(line) for split in ("train", "test")
+            for line in (tmp_path / "o" / f"{split}.jsonl").read_text().splitlines()]
+    assert len(rows) >= 300
+    trusted = make_compute_score(trust_library_code=True)
+    sandboxed = make_compute_score(backend="process", size=2)
+    findings_before = sum(reward.FINDINGS.values())
+    try:
+        by_source: dict[str, list[str]] = {}
+        checked = 0
+        passed = 0
+        for row in rows:
+            ds, gt = row["data_source"], row["reward_model"]["ground_truth"]
+            cls = trusted.bootcamp(ds)
+            ref = cls.reference_answer(json.loads(gt))
+            others = by_source.setdefault(ds, [])
+            responses = [cls.wrap_answer(ref), cls.wrap_answer(ref[::-1]), cls.wrap_answer(ref + "0"),
+                         "", "<answer></answer>", ref]
+            if others:
+                responses.append(cls.wrap_answer(others[-1]))
+            others.append(ref)
+            for response in responses:
+                expected = cls.verify_score(response, json.loads(gt))
+                got = sandboxed(ds, response, gt, row["extra_info"])
+                assert got == expected and type(got) is float, (ds, response, gt)
+                checked += 1
+                passed += got == 1.0
+        assert checked >= 2000 and passed >= len(rows)  # every reference scores 1.0
+        assert sum(reward.FINDINGS.values()) == findings_before
+    finally:
+        sandboxed.close()
