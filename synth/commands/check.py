@@ -55,6 +55,14 @@ def check_command(
     sandbox: Annotated[
         str, typer.Option("--sandbox", help="auto | process | bwrap | docker")
     ] = "auto",
+    checker: Annotated[
+        Path | None,
+        typer.Option(
+            "--checker",
+            help="An independent checker module (check(identity, answer) -> bool; optional "
+            "solve(identity) and probes(identity)) for the differential check.",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the CheckReport(s) as JSON.")] = False,
 ) -> None:
     """Run the check suite in the sandbox and print the verdict."""
@@ -67,13 +75,18 @@ def check_command(
         raise _usage(f"{path} does not exist")
     if reference is not None and not reference.exists():
         raise _usage(f"reference {reference} does not exist")
+    if checker is not None and not checker.is_file():
+        raise _usage(f"checker {checker} is not a file")
+    if checker is not None and path.is_dir():
+        raise _usage("--checker applies to one module, not a folder")
     try:
         if path.is_dir():
             reports = _audit(path, reference, sandbox)
         else:
             if reference is not None and reference.is_dir():
                 raise _usage("--reference must be a file when checking one module")
-            reports = [(path, run_checks_file(path, reference=reference, backend=sandbox))]
+            reports = [(path, run_checks_file(path, reference=reference, backend=sandbox,
+                                              checker=checker))]
     except SandboxUnavailableError as exc:
         raise _usage(f"{exc} (try --sandbox process)") from exc
     except (OSError, UnicodeDecodeError) as exc:

@@ -7,13 +7,22 @@ runs in a sandbox job of its own.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 from collections.abc import Callable
 from typing import Any
 
 from synth.gate.calls import Failure
-from synth.gate.probes import MUTATION_KINDS, SOFT_MUTATIONS, garbage, mutate
+from synth.gate.probes import (
+    MUTATION_KINDS,
+    SOFT_MUTATIONS,
+    SOFT_SEMANTIC,
+    garbage,
+    mutate,
+    near,
+    semantic_mutants,
+)
 from synth.gate.suite import Suite, failure_result, mean, norm, result
 from synth.sandbox.base import Limits, Outcome, SandboxJob
 from synth.sandbox.kit import KIT_NAME
@@ -51,15 +60,26 @@ def check_self_consistency(s: Suite) -> dict[str, Any]:
 
 
 def check_mutation(s: Suite) -> dict[str, Any]:
-    tried = dict.fromkeys(MUTATION_KINDS, 0)
-    survivors: dict[str, list[dict[str, str]]] = {k: [] for k in MUTATION_KINDS}
+    """Corrupted reference answers must not score 1.0. Two families: character-level
+    corruptions (:func:`~synth.gate.probes.mutate`) and semantic mutants chosen by the answer's
+    shape (:func:`~synth.gate.probes.semantic_mutants`). A kind fails when more than half of
+    its (at least 3) tries survive. Survivors that may legitimately be correct -- reorderings,
+    case flips, numbers within 0.1 % (a stated tolerance) -- count only when the independent
+    checker, if there is one, rejects them; with a checker, every survivor it accepts is a
+    correct answer and never counts."""
+    tried: dict[str, int] = {}
+    survivors: dict[str, list[dict[str, str]]] = {}
+    spared: dict[str, int] = {}
     for li, i in s.spread(s.cfg.mutation_cases, s.consistent):
         answer, case = s.answers[(li, i)], s.cases[li][i]
-        for kind in MUTATION_KINDS:
-            mutant = mutate(kind, answer, s.rng)
-            if mutant is None or norm(mutant) == norm(answer):
+        mutants = [(k, mutate(k, answer, s.rng)) for k in MUTATION_KINDS]
+        mutants += [(f"semantic:{k}", m) for k, m in semantic_mutants(answer, s.rng)]
+        seen: set[str] = set()
+        for kind, mutant in mutants:
+            if mutant is None or norm(mutant) == norm(answer) or mutant in seen:
                 continue
-            tried[kind] += 1
+            seen.add(mutant)
+            tried[kind] = tried.get(kind, 0) + 1
             try:
                 score, dt = s.score(s.wrap(mutant), case)
                 s.charge(dt)
@@ -67,19 +87,48 @@ def check_mutation(s: Suite) -> dict[str, Any]:
                 return failure_result(f, f"verify_score on a corrupted answer ({kind}, "
                                       f"{s.where(li, i)}) -- it must return a score, not:",
                                       case=case, corrupted_answer=mutant)
-            if score == 1.0:
-                survivors[kind].append({"where": s.where(li, i), "reference": answer,
-                                        "accepted": mutant})
-    weak = [k for k in MUTATION_KINDS if k not in SOFT_MUTATIONS
-            and tried[k] >= 3 and len(survivors[k]) * 2 > tried[k]]
-    table = ", ".join(f"{k} {len(survivors[k])}/{tried[k]}" for k in MUTATION_KINDS if tried[k])
+            if score != 1.0:
+                continue
+            says = _checker_says(s, case, mutant)
+            if says is True:
+                spared[kind] = spared.get(kind, 0) + 1
+                continue  # a correct answer after all: the independent checker accepts it
+            if says is False:
+                kind = kind + "!"  # the checker confirms it is wrong: counts, soft or not
+            survivors.setdefault(kind.rstrip("!"), []).append(
+                {"where": s.where(li, i), "reference": answer, "accepted": mutant,
+                 "confirmed_wrong_by_checker": "yes" if kind.endswith("!") else "no"})
+    def soft(kind: str, found: list[dict[str, str]]) -> bool:
+        if any(x["confirmed_wrong_by_checker"] == "yes" for x in found):
+            return False
+        base = kind.split(":", 1)[-1]
+        if base in SOFT_MUTATIONS or base in SOFT_SEMANTIC:
+            return True
+        return all(near(x["reference"], x["accepted"]) for x in found)
+
+    weak = [k for k, found in survivors.items()
+            if tried.get(k, 0) >= 3 and len(found) * 2 > tried[k] and not soft(k, found)]
+    table = ", ".join(f"{k} {len(survivors.get(k, []))}/{n}" for k, n in tried.items())
+    extra: dict[str, Any] = {"accepted_by_checker": spared or None}
     if weak:
         shown = [x for k in weak for x in survivors[k][:2]]
         return result("failed", f"the verifier accepts corrupted answers ({', '.join(weak)}); "
-                      f"accepted/tried: {table}", survivors=shown)
-    notes = {k: survivors[k][:2] for k in MUTATION_KINDS if survivors[k]}
+                      f"accepted/tried: {table}", survivors=shown, **extra)
+    notes = {k: v[:2] for k, v in survivors.items()}
     return result("passed", f"corrupted answers rejected; accepted/tried: {table}",
-                  accepted_mutants=notes or None)
+                  accepted_mutants=notes or None, **extra)
+
+
+def _checker_says(s: Suite, case: str, answer: str) -> bool | None:
+    """The independent checker's verdict on one answer; None without a (working) checker."""
+    if s.checker_source is None:
+        return None
+    try:
+        reply = s.checker().server.call("check", {"case_text": case, "answer": answer},
+                                        timeout_s=s.cfg.call_max_s)
+    except Failure:
+        return None  # a checker that does not load is reported by the differential check
+    return reply.value if reply.ok and type(reply.value) is bool else None
 
 
 def check_garbage(s: Suite) -> dict[str, Any]:
@@ -88,10 +137,9 @@ def check_garbage(s: Suite) -> dict[str, Any]:
     if s.intern:
         tags.append(("[answer]", "[/answer]"))
     else:
-        try:
+        # a broken wrap_answer is the prompt check's finding; garbage is about the verifier
+        with contextlib.suppress(Failure):
             tags = [s.tags()]
-        except Failure:
-            pass  # the prompt check reports a broken wrap_answer; garbage is about the verifier
     inputs = [g for open_, close in tags for g in garbage(open_, close, s.rng)]
     slowest = (0.0, "")
     picks = [(li, 0) for li in range(len(s.cases))][: cfg.garbage_cases]
@@ -263,10 +311,17 @@ def check_contract(s: Suite) -> dict[str, Any]:
                   f"scoring call ({calls} calls)")
 
 
+def check_differential(s: Suite) -> dict[str, Any]:
+    from synth.gate.differential import check_differential as compare
+
+    return compare(s)
+
+
 CHECKS: dict[str, Callable[[Suite], dict[str, Any]]] = {
     "self_consistency": check_self_consistency,
     "mutation": check_mutation,
     "garbage": check_garbage,
+    "differential": check_differential,
     "oracle": check_oracle,
     "levels": check_levels,
     "timing": check_timing,

@@ -141,6 +141,10 @@ class Candidate:
     def score(self, response: str, case: str, limit: float = 2.0) -> tuple[float, float]:
         """``verify_score(response, case)``: a finite float in [0, 1], or a Failure."""
         value, dt = self.ask("score", {"response": response, "case_text": case}, limit)
+        return self.score_value(value), dt
+
+    def score_value(self, value: Any) -> float:
+        """Validate one reply to a ``score`` question (see the module docstring)."""
         if type(value) is not dict or "score" not in value:
             raise Failure("error", "broke the method-call protocol: malformed score reply",
                           finding="protocol")
@@ -149,6 +153,9 @@ class Candidate:
             self.tampering += [c for c in changes if c not in self.tampering]
             raise Failure("failed", "the contract was changed at run time: " + "; ".join(changes),
                           finding="contract_tampered")
+        if value.get("identity_changed"):
+            raise Failure("failed", "verify_score changed the identity it was given (a scoring "
+                          "call must not modify the case)", finding="impure_verifier")
         swallowed = value.get("swallowed")
         if self.intern and type(swallowed) is dict:
             raise Failure("error", f"{swallowed.get('where', '?')} raised "
@@ -157,12 +164,61 @@ class Candidate:
         score = value["score"]
         if self.intern and type(score) is dict and score.get("__type__") == "bool":
             score = 1.0 if score.get("repr") == "True" else 0.0
-        if type(score) is int and not self.intern and score in (0, 1):
-            score = float(score)
-        if self.intern and type(score) is int:
+        if type(score) is int and (self.intern or score in (0, 1)):
             score = float(score)
         if type(score) is not float or not 0.0 <= score <= 1.0:
             shown = score if type(score) in (str, float, int) else _describe(score)
             raise Failure("failed", f"verify_score returned {str(shown)[:100]}, not a finite "
                           "float in [0, 1]", finding="invalid_score", value=str(shown)[:200])
-        return score, dt
+        return score
+
+
+@dataclass
+class Checker:
+    """The gate's view of one sandboxed independent checker (``check``, ``solve``, ``probes``),
+    itself untrusted: its answers are validated like the bootcamp's."""
+
+    server: MethodServer
+    functions: list[str] = field(default_factory=list)
+
+    def load(self) -> None:
+        reply = self.server.start()
+        if not reply.ok:
+            raise _fail(reply)
+        functions = reply.value.get("functions")
+        if type(functions) is not list or "check" not in functions:
+            raise Failure("error", "the checker defines no check()", finding="protocol")
+        self.functions = [str(f) for f in functions]
+
+
+def ask_many(server: MethodServer, calls: list[tuple[str, dict[str, Any]]],
+             limit_each: float) -> tuple[list[tuple[Any, Failure | None]], float]:
+    """Several questions in one round trip: ([(value, None) | (None, failure)], seconds).
+
+    A failure of the whole batch (the session hung past every limit, died, or broke the
+    protocol) raises it. A batch cut short by a timeout or an OOM inside it ends with that
+    failure; the calls after it are not answered."""
+    if not calls:
+        return [], 0.0
+    body = {"calls": [[m, {**p, "limit": limit_each}] for m, p in calls]}
+    reply = server.call("batch", body, timeout_s=limit_each * len(calls) + 1.0)
+    if not reply.ok:
+        raise _fail(reply)
+    items = reply.value
+    if type(items) is not list or len(items) > len(calls) or not items:
+        raise Failure("error", "broke the method-call protocol: malformed batch reply",
+                      finding="protocol")
+    out: list[tuple[Any, Failure | None]] = []
+    for item in items:
+        if type(item) is dict and "ok" in item:
+            out.append((item["ok"], None))
+        elif type(item) is dict and type(item.get("err")) is dict:
+            err = item["err"]
+            kind = str(err.get("kind", "error"))
+            outcome = {"oom": Outcome.OOM, "timeout": Outcome.TIMEOUT}.get(kind, Outcome.ERROR)
+            out.append((None, _fail(Reply(outcome, kind=kind, error=str(err.get("message", ""))[:600],
+                                          traceback=str(err.get("traceback", ""))[-3000:]))))
+        else:
+            raise Failure("error", "broke the method-call protocol: malformed batch item",
+                          finding="protocol")
+    return out, reply.elapsed_s

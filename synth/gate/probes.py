@@ -6,10 +6,23 @@ only scores what these produce, and the host judges the scores.
 
 from __future__ import annotations
 
+import math
 import random
+import re
 import string
 
-__all__ = ["HUGE", "MUTATION_KINDS", "SOFT_MUTATIONS", "garbage", "mutate"]
+__all__ = [
+    "HUGE",
+    "MUTATION_KINDS",
+    "SOFT_MUTATIONS",
+    "SOFT_SEMANTIC",
+    "garbage",
+    "is_number",
+    "mutate",
+    "near",
+    "prompt_examples",
+    "semantic_mutants",
+]
 
 #: Mutation kinds; ``swap_tokens`` only reorders, which order-free answers legitimately allow,
 #: so its survivors are reported but do not fail the check.
@@ -127,3 +140,108 @@ def garbage(open_: str, close: str, rng: random.Random) -> list[tuple[str, str]]
         ("huge_text", open_ + "lorem ipsum " * (HUGE // 12) + close),
         ("huge_no_tags", "x" * HUGE),
     ]
+
+
+# ------------------------------------------------------------------------------------------
+# Semantic mutants: wrong-looking answers chosen by the answer's shape
+# ------------------------------------------------------------------------------------------
+
+_NUMBER = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$")
+
+
+def is_number(token: str) -> bool:
+    return bool(_NUMBER.match(token))
+
+
+def near(answer: str, other: str, rel: float = 1e-3) -> bool:
+    """Both are the same sequence of numbers up to a relative difference of ``rel`` (the
+    mutant may lie within a stated tolerance: without a checker it cannot count as wrong)."""
+    a, b = answer.split(), other.split()
+    if not a or len(a) != len(b) or not all(is_number(x) and is_number(y) for x, y in zip(a, b, strict=True)):
+        return False
+    for x, y in zip(a, b, strict=True):
+        fx, fy = float(x), float(y)
+        if not (math.isfinite(fx) and math.isfinite(fy)):
+            return False
+        if abs(fx - fy) > rel * max(1.0, abs(fx), abs(fy)):
+            return False
+    return True
+
+
+def _fmt_like(token: str, value: float) -> str:
+    if re.fullmatch(r"[+-]?\d+", token):
+        return str(int(value))
+    decimals = len(token.split(".", 1)[1]) if "." in token and "e" not in token.lower() else 6
+    return f"{value:.{max(decimals, 1)}f}"
+
+
+#: Semantic mutant kinds that may legitimately be correct (order-free answers, case-free
+#: tasks, answers within a tolerance): without a checker their survivors are reported only.
+SOFT_SEMANTIC = ("permute", "case_flip", "near_offset", "reverse")
+
+
+def semantic_mutants(answer: str, rng: random.Random) -> list[tuple[str, str]]:
+    """(kind, mutant) pairs for ``answer``, chosen by its shape: numbers get sign flips, +-1
+    and small offsets; text gets a case flip; token lists get an element added, dropped,
+    duplicated, or the items permuted; every answer gets NaN / inf / empty."""
+    out: list[tuple[str, str]] = []
+    toks = answer.split()
+    nums = [i for i, t in enumerate(toks) if is_number(t)]
+    if nums:
+        i = rng.choice(nums)
+        tok = toks[i]
+        value = float(tok)
+        flipped = tok[1:] if tok.startswith("-") else ("-" + tok.lstrip("+") if value != 0 else None)
+        if flipped is not None:
+            out.append(("sign_flip", " ".join([*toks[:i], flipped, *toks[i + 1:]])))
+        if re.fullmatch(r"[+-]?\d+", tok):
+            for delta, kind in ((1, "plus_one"), (-1, "minus_one")):
+                out.append((kind, " ".join([*toks[:i], str(int(tok) + delta), *toks[i + 1:]])))
+        else:
+            bumped = _fmt_like(tok, value + max(0.5, abs(value) * 0.1))
+            out.append(("offset", " ".join([*toks[:i], bumped, *toks[i + 1:]])))
+            decimals = len(tok.split(".", 1)[1]) if "." in tok and "e" not in tok.lower() else 0
+            tiny = f"{value + 10.0 ** -decimals:.{decimals}f}" if decimals else tok
+            if tiny != tok:
+                out.append(("near_offset", " ".join([*toks[:i], tiny, *toks[i + 1:]])))
+    if any(ch.isalpha() for ch in answer) and answer.swapcase() != answer:
+        out.append(("case_flip", answer.swapcase()))
+    if len(toks) >= 2:
+        j = rng.randrange(len(toks))
+        out.append(("drop_element", " ".join(toks[:j] + toks[j + 1 :])))
+        out.append(("duplicate_element", " ".join([*toks[:j + 1], toks[j], *toks[j + 1:]])))
+        extra = str(int(float(toks[nums[0]])) + 7) if nums else toks[j] + "x"
+        out.append(("add_element", " ".join([*toks, extra])))
+        if len(set(toks)) >= 2:
+            shuffled = toks[:]
+            for _ in range(20):
+                rng.shuffle(shuffled)
+                if shuffled != toks:
+                    break
+            if shuffled != toks:
+                out.append(("permute", " ".join(shuffled)))
+            if toks[::-1] != toks:
+                out.append(("reverse", " ".join(toks[::-1])))
+    for kind, text in (("nan", "nan"), ("inf", "inf"), ("empty", "")):
+        if answer.strip().lower() != text:
+            out.append((kind, text))
+    seen: set[str] = {answer}
+    unique: list[tuple[str, str]] = []
+    for kind, text in out:
+        if text not in seen:
+            seen.add(text)
+            unique.append((kind, text))
+    return unique
+
+
+def prompt_examples(prompt: str, open_: str, close: str) -> list[str]:
+    """Answers a prompt shows as its format example (text between the answer tags)."""
+    found: list[str] = []
+    start = prompt.find(open_)
+    while start >= 0 and len(found) < 5 and open_:
+        end = prompt.find(close, start + len(open_))
+        if end < 0:
+            break
+        found.append(prompt[start + len(open_) : end].strip())
+        start = prompt.find(open_, end + len(close))
+    return found

@@ -29,12 +29,16 @@ __all__ = [
 #: others ask the sandboxed method server questions and judge its answers on the host.
 CHECK_NAMES: tuple[str, ...] = (
     "static", "load", "construct", "generate", "determinism", "diversity", "prompt",
-    "self_consistency", "mutation", "garbage", "oracle", "levels", "timing", "contract",
+    "self_consistency", "mutation", "garbage", "differential", "oracle", "levels", "timing",
+    "contract",
 )
 #: Largest artifact kept per entry (characters): sized for the revise prompt.
 ARTIFACT_CAP = 2000
 #: Named findings a check can carry (``CheckResult.finding``).
-FINDINGS: tuple[str, ...] = ("invalid_score", "contract_tampered", "protocol")
+FINDINGS: tuple[str, ...] = (
+    "invalid_score", "contract_tampered", "protocol", "impure_verifier", "reference_disagrees",
+    "verifier_too_lenient", "verifier_too_strict", "checker_broken",
+)
 
 class CheckStatus(StrEnum):
     PASSED = "passed"
@@ -103,7 +107,12 @@ class CheckConfig(BaseModel):
     garbage_cases: int = Field(default=3, ge=1, le=100)
     garbage_limit_s: float = Field(default=2.0, gt=0, le=60)
     garbage_max_s: float = Field(default=1.0, gt=0, le=60)
-    oracle_cases: int = Field(default=8, ge=1, le=200)
+    oracle_cases: int = Field(default=8, ge=1, le=1000)
+    differential_cases: int = Field(default=200, ge=1, le=5000)
+    differential_budget_s: float = Field(default=6.0, gt=0, le=600)
+    probes_per_case: int = Field(default=8, ge=0, le=100)
+    disagreement_min_cases: int = Field(default=2, ge=1, le=1000)
+    disagreement_rate: float = Field(default=0.01, ge=0, le=1)
     oracle_timeout_s: float = Field(default=5.0, gt=0, le=120)
     prompt_max_chars: int = Field(default=20_000, ge=100)
     check_budget_s: float = Field(default=5.0, gt=0, le=600)  # bootcamp time per check

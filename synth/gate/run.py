@@ -68,6 +68,7 @@ def run_checks(
     backend: str | Backend = "auto",
     config: CheckConfig | None = None,
     name: str = "",
+    checker: str | None = None,
 ) -> CheckReport:
     """Run the whole gate on one candidate module's source. Never raises for candidate
     behaviour; an unavailable backend raises ``SandboxUnavailableError`` (from get_backend)."""
@@ -89,7 +90,7 @@ def run_checks(
     else:
         t0 = time.perf_counter()
         suite = Suite(cfg, source, mode=mode, relative=relative, reference=reference,
-                      backend=runner)
+                      backend=runner, checker=checker)
         done = suite.run()
         sandbox_s = time.perf_counter() - t0
         checks += [CheckResult(name=n, **done[n]) for n in CHECK_NAMES if n != "static"]
@@ -109,8 +110,9 @@ def run_checks(
 
 
 def run_checks_file(path: Path, *, reference: Path | None = None, backend: str | Backend = "auto",
-                    config: CheckConfig | None = None) -> CheckReport:
-    """:func:`run_checks` on a file (and optional reference program file)."""
+                    config: CheckConfig | None = None, checker: Path | None = None) -> CheckReport:
+    """:func:`run_checks` on a file (and optional reference program and checker files)."""
     ref = reference.read_text(encoding="utf-8") if reference is not None else None
+    chk = checker.read_text(encoding="utf-8") if checker is not None else None
     return run_checks(path.read_text(encoding="utf-8"), reference=ref, backend=backend,
-                      config=config, name=path.name)
+                      config=config, name=path.name, checker=chk)

@@ -38,13 +38,17 @@ NO_REFERENCE = "InternBootcamp classes have no reference_answer"
 
 
 
-def result(status: str, reason: str, finding: str = "", **artifacts: Any) -> dict[str, Any]:
+def result(status: str, reason: str, finding: str = "", hard: bool = True,
+           **artifacts: Any) -> dict[str, Any]:
     arts: dict[str, str] = {}
     for key, value in artifacts.items():
         if value is None:
             continue
         arts[key] = value if type(value) is str else _show(value)
-    return {"status": status, "reason": reason, "artifacts": arts, "finding": finding}
+    out: dict[str, Any] = {"status": status, "reason": reason, "artifacts": arts, "finding": finding}
+    if not hard:
+        out["hard"] = False
+    return out
 
 
 def failure_result(f: Failure, context: str, **artifacts: Any) -> dict[str, Any]:
@@ -80,9 +84,10 @@ class Suite:
     """State shared by the checks of one candidate (see the module docstring)."""
 
     def __init__(self, cfg: Any, source: str, *, mode: str, relative: bool,
-                 reference: str | None, backend: Backend) -> None:
+                 reference: str | None, backend: Backend, checker: str | None = None) -> None:
         self.cfg = cfg
         self.source = source
+        self.checker_source = checker
         self.mode = mode
         self.relative = relative
         self.reference = reference
@@ -111,6 +116,7 @@ class Suite:
         self.hung = ""  # the check during which the session was killed or died
         self.deadline = time.monotonic() + cfg.limits.wall_s
         self.second: dict[str, Any] = {}
+        self._checker: Any = None
         self._second_thread: threading.Thread | None = None
 
     def _server(self, hashseed: int, *, shift_clock: bool = False, role: str = "") -> MethodServer:
@@ -165,6 +171,10 @@ class Suite:
                     "(its session was ended)")
         if name in ("self_consistency", "mutation") and self.intern:
             return f"not applicable: {NO_REFERENCE}"
+        if name == "differential" and self.checker_source is None:
+            return "not applicable: no independent checker was given (--checker)"
+        if name == "differential" and self.intern:
+            return f"not applicable: {NO_REFERENCE}"
         if name == "oracle":
             if self.reference is None:
                 return "not applicable: no reference program was given (--reference)"
@@ -196,8 +206,23 @@ class Suite:
         if name in GATES and blocked:
             self.blocking.add(name)
 
+    def checker(self) -> Any:
+        """The independent checker's sandboxed server, started on first use (raises Failure
+        when it does not load: the checker's fault, never the bootcamp's)."""
+        from synth.gate.calls import Checker
+
+        assert self.checker_source is not None
+        if self._checker is None:
+            self._checker = Checker(MethodServer(
+                self.checker_source, backend=self.backend, limits=self.limits, mode="checker",
+                role="checker"))
+            self._checker.load()
+        return self._checker
+
     def close(self) -> None:
         self.cand.server.close()
+        if self._checker is not None:
+            self._checker.server.close()
         if self._second_thread is not None:
             self._second_thread.join(timeout=self.cfg.worker_timeout_s + 5)
 

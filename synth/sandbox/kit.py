@@ -286,9 +286,13 @@ class Server:
         self.snapshot: _Snapshot | None = None
         self.instances: dict[int, Any] = {}
         self.next_handle = 1
+        self.checker: Any = None
+        self.handlers: dict[str, Any] = {}
 
     # -- loading ----------------------------------------------------------------------------
     def load(self) -> dict[str, Any]:
+        if self.mode == "checker":
+            return self.load_checker()
         contract_dicts: list[tuple[str, Any]] = []
         codes: list[tuple[str, Any]] = []
         if self.mode == "intern":
@@ -329,6 +333,42 @@ class Server:
         levels = getattr(self.cls, "LEVELS", None) if self.mode != "intern" else None
         info["levels"] = _plain(levels)
         return info
+
+    def load_checker(self) -> dict[str, Any]:
+        """An independent checker: a plain module with ``check`` (and ``solve``, ``probes``)."""
+        module = _bounded(importlib.import_module, (self.module_name,), 30.0)
+        self.checker = module
+        functions = [name for name in ("check", "solve", "probes")
+                     if callable(getattr(module, name, None))]
+        if "check" not in functions:
+            raise LookupError("the checker module defines no check(identity, answer) function")
+        return {"class": "", "checker": True, "functions": functions, "protocol": PROTOCOL,
+                "mode": self.mode, "module": self.module_name}
+
+    def _checker_fn(self, name: str) -> Any:
+        fn = getattr(self.checker, name, None) if self.checker is not None else None
+        if not callable(fn):
+            raise _usage(f"the checker defines no {name}()")
+        return fn
+
+    # -- checker methods --------------------------------------------------------------------
+    def m_check(self, p: dict[str, Any]) -> Any:
+        answer = p.get("answer")
+        if type(answer) is not str:
+            raise _usage("answer must be a string")
+        value = _bounded(self._checker_fn("check"), (_case(p), answer), float(p.get("limit", 2.0)))
+        return value if type(value) is bool else {"__type__": type(value).__name__,
+                                                   "repr": _safe_repr(value)}
+
+    def m_solve(self, p: dict[str, Any]) -> Any:
+        return _plain_text(_bounded(self._checker_fn("solve"), (_case(p),),
+                                    float(p.get("limit", 2.0))))
+
+    def m_probes(self, p: dict[str, Any]) -> Any:
+        value = _bounded(self._checker_fn("probes"), (_case(p),), float(p.get("limit", 2.0)))
+        if type(value) in (list, tuple) and all(type(x) is str for x in value):
+            return list(value)[:200]
+        return {"__type__": type(value).__name__, "repr": _safe_repr(value)}
 
     # -- helpers ----------------------------------------------------------------------------
     def _instance(self, handle: Any) -> Any:
@@ -409,6 +449,30 @@ class Server:
         out["score"] = _score_value(value)
         if p.get("check_identity") and canonical(identity) != p.get("case_text"):
             out["identity_changed"] = True
+        return out
+
+    def m_batch(self, p: dict[str, Any]) -> list[dict[str, Any]]:
+        """Several questions in one request: ``{"calls": [[method, params], ...]}`` -> one
+        ``{"ok": value}`` or ``{"err": {...}}`` per call, in order. Each call keeps its own
+        ``limit``; the host bounds the whole batch."""
+        calls = p.get("calls")
+        if type(calls) is not list:
+            raise _usage("calls must be a list")
+        out: list[dict[str, Any]] = []
+        for item in calls:
+            try:
+                method, params = item
+                handler = self.handlers.get(method)
+                if handler is None or method == "batch" or type(params) is not dict:
+                    raise _usage(f"unknown method {method!r}")
+                out.append({"ok": handler(params)})
+            except _CallFailed as exc:
+                out.append({"err": exc.err})
+                if exc.err.get("kind") in ("timeout", "oom"):
+                    break  # the rest would only repeat it; the host sees the short list
+            except (ValueError, TypeError, KeyError, IndexError) as exc:
+                out.append({"err": {"kind": "usage", "type": type(exc).__name__,
+                                    "message": _message(exc), "traceback": ""}})
         return out
 
     def m_sample(self, p: dict[str, Any]) -> list[dict[str, Any]]:
@@ -568,6 +632,7 @@ def serve(argv: list[str]) -> int:
         chan.flush()
         return 0
     handlers = {name[2:]: getattr(server, name) for name in dir(server) if name.startswith("m_")}
+    server.handlers = handlers
     while True:
         line = chan.read_line()
         if line is None:
@@ -633,7 +698,7 @@ def run_many(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) >= 5 and sys.argv[1] == "serve":
+    if len(sys.argv) >= 5 and sys.argv[1] == "serve":  # MODE: native | intern | checker
         sys.exit(serve(sys.argv[2:]))
     if len(sys.argv) >= 3 and sys.argv[1] == "run-many":
         sys.exit(run_many(sys.argv[2:]))

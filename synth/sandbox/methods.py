@@ -120,6 +120,9 @@ def method_job(
     if mode == "intern":
         extra, module = intern_files(code, relative)
         files.update(extra)
+    elif mode == "checker":  # an independent checker: check(), solve(), probes()
+        files = {KIT_NAME: KIT_SOURCE, "checker.py": code}
+        module = "checker"
     else:
         files["candidate.py"] = code
         module = "candidate"

@@ -27,6 +27,10 @@ Rules (``Violation.rule``):
                      ``attrgetter``/``methodcaller``) with a non-literal name
 ``monkeypatch``      assignment to an attribute of ``BaseBootcamp`` or of an imported module
 
+Mode ``"checker"`` lints an independent checker (a plain module with a top-level
+``check(identity, answer)``, optionally ``solve`` and ``probes``): the same import allowlist
+without ``synth.bootcamp``, the same name and dunder rules, no class rules.
+
 Mode ``"intern"`` audits InternBootcamp-style modules: the base class is ``Basebootcamp``, the
 imports ``bootcamp`` / ``internbootcamp...`` (and ``ast``, ``copy``) are also allowed, only
 ``case_generator``, ``prompt_func`` and ``_verify_correction`` are required, and overriding
@@ -114,15 +118,16 @@ SAFE_DUNDERS: frozenset[str] = frozenset(
 REQUIRED_METHODS: dict[str, tuple[str, ...]] = {
     "synth": ("case_generator", "prompt_func", "reference_answer", "_verify_correction"),
     "intern": ("case_generator", "prompt_func", "_verify_correction"),
+    "checker": (),
 }
-_BASE_NAMES = {"synth": "BaseBootcamp", "intern": "Basebootcamp"}
+_BASE_NAMES = {"synth": "BaseBootcamp", "intern": "Basebootcamp", "checker": "BaseBootcamp"}
 
 _DUNDER = re.compile(r"^__\w+__$")
 _FORMAT_DUNDER = re.compile(r"\{[^{}]*__\w+__[^{}]*\}")
 _DOTTED_DUNDER = re.compile(r"\.(__\w+__)")  # "func.__globals__" for attrgetter & co
 _GETTER_FACTORIES = frozenset({"attrgetter", "methodcaller"})
 
-Mode = Literal["synth", "intern"]
+Mode = Literal["synth", "intern", "checker"]
 
 
 class Violation(BaseModel):
@@ -203,7 +208,7 @@ class _Linter(ast.NodeVisitor):
     # -- imports --------------------------------------------------------------------------
     def _import_ok(self, module: str) -> bool:
         top = module.split(".")[0]
-        if module == _SYNTH_MODULE:
+        if module == _SYNTH_MODULE and self.mode != "checker":
             return True
         if self.mode == "intern" and top in ("bootcamp", "internbootcamp"):
             return True
@@ -362,6 +367,12 @@ class _Linter(ast.NodeVisitor):
 
     # -- whole-module rules ---------------------------------------------------------------
     def finish(self, tree: ast.Module) -> None:
+        if self.mode == "checker":
+            functions = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+            if "check" not in functions:
+                self.add(tree, "methods", "an independent checker must define a top-level "
+                         "function check(identity, answer) -> bool")
+            return
         if self.mode == "synth" and ast.get_docstring(tree) is None:
             self.add(
                 tree.body[0] if tree.body else tree,

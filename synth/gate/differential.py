@@ -1,0 +1,287 @@
+"""Differential verification: the bootcamp's verifier against an independent checker.
+
+The checker (``check(identity, answer) -> bool``, optionally ``solve`` and ``probes``) is written
+from the task statement only, by someone other than the bootcamp's author; it runs in a sandbox
+session of its own. Over a stream of at least ``CheckConfig.differential_cases`` cases spread over
+every level, each case gets a pool of candidate answers -- the reference answer, ``solve()``'s
+answer, ``probes()``, semantic mutants of the reference (by shape: sign flips, +-1, small
+offsets, case flips, elements added / dropped / duplicated / permuted, NaN, inf, empty), other
+cases' reference answers, the prompt's own example answer, the most common answer, and responses
+with several answer blocks -- and both sides judge every one. Disagreements become findings:
+
+* ``reference_disagrees``  ``check`` rejects the bootcamp's own reference answer;
+* ``verifier_too_lenient`` the verifier gives 1.0 where ``check`` says no;
+* ``verifier_too_strict``  ``check`` says yes where the verifier gives less than 1.0.
+
+Thresholds. A kind of disagreement fails the check when it occurs on at least
+``max(disagreement_min_cases, ceil(disagreement_rate * cases))`` distinct cases (defaults: 2 cases,
+or 1 % of the cases compared). One stray case is reported but does not fail: the checker is
+untrusted too, and a single edge case where two independent authors differ is as likely to be
+the checker's mistake as the bootcamp's. A defect that matters for training is systematic: a
+verifier wrong on 5 % of 200 cases disagrees on about 10, far above the threshold; the chance
+that a rare (0.5 %) defect is seen at most once in 200 cases is ~74 %, so it is reported
+rather than silently missed.
+
+Where the task has a reference program it is a third voter on ``reference_disagrees``: on those
+cases it runs on ``render_stdin(case)``; when its output agrees with the bootcamp's reference
+answer the case is the checker's mistake (``checker_outvoted``) and does not count against the
+bootcamp. A checker that rejects its own ``solve()`` answer or raises is reported as the
+checker's problem (``checker_broken``), never blamed on the bootcamp.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from synth.gate.calls import Checker, Failure, ask_many
+from synth.gate.probes import prompt_examples, semantic_mutants
+from synth.gate.suite import Suite, norm, result
+
+__all__ = ["FINDING_KINDS", "check_differential", "threshold"]
+
+FINDING_KINDS = ("reference_disagrees", "verifier_too_lenient", "verifier_too_strict")
+_BATCH = 64
+
+
+def threshold(cfg: Any, cases: int) -> int:
+    """Distinct cases a kind of disagreement needs to fail the check (see the module docs)."""
+    return max(cfg.disagreement_min_cases, math.ceil(cfg.disagreement_rate * cases))
+
+
+@dataclass
+class Item:
+    """One candidate answer for one case, and both sides' verdicts."""
+
+    case: int
+    answer: str  # the text inside the (last) answer block: what check() judges
+    origin: str
+    response: str = ""  # the full response the verifier scores ("" = wrap(answer))
+    score: float | None = None
+    verdict: bool | None = None
+
+
+@dataclass
+class Stream:
+    cases: list[str] = field(default_factory=list)
+    levels: list[str] = field(default_factory=list)
+    refs: list[str | None] = field(default_factory=list)
+
+
+def _stream(s: Suite) -> Stream:
+    """At least ``differential_cases`` cases over every level: the suite's own, then more from
+    fresh instances (other seeds) until the target or the generation budget is reached."""
+    cfg = s.cfg
+    st = Stream()
+    per_level = math.ceil(cfg.differential_cases / max(1, len(s.levels)))
+    spent = 0.0
+    for li, (name, params, seed) in enumerate(s.levels):
+        mine = list(s.cases[li][:per_level])
+        if len(mine) < per_level:
+            handle = s.construct(params, seed + 100_003 * (li + 1))
+            reseed: int | None = seed + 100_003 * (li + 1)
+            while len(mine) < per_level and spent < cfg.differential_budget_s / 2:
+                text, dt = s.generate(handle, reseed)
+                reseed = None
+                spent += dt
+                mine.append(text)
+        st.cases += mine
+        st.levels += [name] * len(mine)
+    return st
+
+
+def _verdicts(checker: Checker, items: list[Item], cases: list[str], limit: float) -> list[str]:
+    """Fill ``item.verdict`` by the checker; returns the checker's failures (as text)."""
+    problems: list[str] = []
+    for start in range(0, len(items), _BATCH):
+        chunk = items[start : start + _BATCH]
+        calls = [("check", {"case_text": cases[it.case], "answer": it.answer}) for it in chunk]
+        replies, _ = ask_many(checker.server, calls, limit)
+        for it, (value, failure) in zip(chunk, replies, strict=False):
+            if failure is not None:
+                problems.append(f"check() on case {it.case} {failure.what}")
+            elif type(value) is bool:
+                it.verdict = value
+            else:
+                problems.append(f"check() returned a non-bool on case {it.case}")
+    return problems
+
+
+def _scores(s: Suite, items: list[Item], cases: list[str]) -> None:
+    """Fill ``item.score`` by the bootcamp's verify_score (with identity-purity checks)."""
+    limit = s.cfg.call_max_s
+    for start in range(0, len(items), _BATCH):
+        chunk = items[start : start + _BATCH]
+        calls = [("score", {"response": it.response or s.wrap(it.answer),
+                            "case_text": cases[it.case], "check_identity": True})
+                 for it in chunk]
+        replies, elapsed = ask_many(s.cand.server, calls, limit)
+        s.charge(elapsed)
+        for it, (value, failure) in zip(chunk, replies, strict=False):
+            if failure is not None:
+                raise failure
+            it.score = s.cand.score_value(value)
+        if len(replies) < len(chunk):
+            raise Failure("error", "the batch of scoring calls was cut short")
+
+
+def check_differential(s: Suite) -> dict[str, Any]:
+    try:
+        checker = s.checker()
+    except Failure as f:
+        return result("error", f"the independent checker did not load: {f.what}",
+                      finding="checker_broken", hard=False, traceback=f.trace or None)
+    return _compare(s, checker)
+
+
+def _compare(s: Suite, checker: Checker) -> dict[str, Any]:
+    cfg = s.cfg
+    st = _stream(s)
+    n = len(st.cases)
+    limit = cfg.call_max_s
+    # reference answers (the bootcamp) and solve() / probes() (the checker), batched
+    st.refs = [None] * n
+    for start in range(0, n, _BATCH):
+        idx = list(range(start, min(n, start + _BATCH)))
+        replies, elapsed = ask_many(s.cand.server, [("answer", {"case_text": st.cases[i]})
+                                                    for i in idx], limit)
+        s.charge(elapsed)
+        for i, (value, failure) in zip(idx, replies, strict=False):
+            if failure is not None:
+                raise failure
+            if type(value) is not str:
+                raise Failure("failed", "reference_answer returned a non-str")
+            st.refs[i] = value
+    solved: list[str | None] = [None] * n
+    probed: list[list[str]] = [[] for _ in range(n)]
+    checker_problems: list[str] = []
+    for fn, sink in (("solve", solved), ("probes", probed)):
+        if fn not in checker.functions:
+            continue
+        for start in range(0, n, _BATCH):
+            idx = list(range(start, min(n, start + _BATCH)))
+            replies, _ = ask_many(checker.server, [(fn, {"case_text": st.cases[i]}) for i in idx],
+                                  limit)
+            for i, (value, failure) in zip(idx, replies, strict=False):
+                if failure is not None:
+                    checker_problems.append(f"{fn}() on case {i} {failure.what}")
+                elif fn == "solve" and type(value) is str:
+                    sink[i] = value  # type: ignore[call-overload]
+                elif fn == "probes" and type(value) is list:
+                    sink[i] = [str(x) for x in value[: cfg.probes_per_case]]  # type: ignore[call-overload]
+    open_, close = s.tags()
+    common = Counter(norm(r) for r in st.refs if r is not None).most_common(1)
+    modal = common[0][0] if common else ""
+    examples = [a for li in range(len(s.levels)) if (li, 0) in s.prompts
+                for a in prompt_examples(s.prompts[(li, 0)], open_, close)]
+    items: list[Item] = []
+    for i in range(n):
+        ref = st.refs[i]
+        assert ref is not None
+        pool: list[Item] = [Item(i, ref, "reference")]
+        if solved[i] is not None:
+            pool.append(Item(i, str(solved[i]), "solve"))
+        pool += [Item(i, p, "probe") for p in probed[i]]
+        pool += [Item(i, m, f"mutant:{k}") for k, m in semantic_mutants(ref, s.rng)[:8]]
+        for j in (i + 1, i + 7):
+            other = st.refs[j % n]
+            if n > 1 and other is not None:
+                pool.append(Item(i, other, "other_case"))
+        pool += [Item(i, e, "prompt_example") for e in examples[:2]]
+        if modal:
+            pool.append(Item(i, modal, "most_common"))
+        wrong = next((it.answer for it in pool if it.origin.startswith("mutant")), None)
+        if wrong is not None:  # several blocks: only the last one counts
+            pool.append(Item(i, wrong, "blocks:right_first",
+                             response=open_ + ref + close + "\n" + open_ + wrong + close))
+            pool.append(Item(i, ref, "blocks:right_last",
+                             response=open_ + wrong + close + "\n" + open_ + ref + close))
+        seen: set[tuple[str, str]] = set()
+        for it in pool:
+            key = (it.answer, it.response)
+            if key not in seen:
+                seen.add(key)
+                items.append(it)
+    checker_problems += _verdicts(checker, items, st.cases, limit)
+    _scores(s, items, st.cases)
+    return _judge(s, st, items, solved, checker_problems)
+
+
+def _judge(s: Suite, st: Stream, items: list[Item], solved: list[str | None],
+           checker_problems: list[str]) -> dict[str, Any]:
+    cfg = s.cfg
+    n = len(st.cases)
+    broken_solve = sum(1 for it in items if it.origin == "solve" and it.verdict is False)
+    found: dict[str, list[Item]] = {k: [] for k in FINDING_KINDS}
+    for it in items:
+        if it.verdict is None or it.score is None:
+            continue
+        if it.origin == "reference" and not it.verdict:
+            found["reference_disagrees"].append(it)
+        elif it.score >= 1.0 and not it.verdict and it.origin != "reference":
+            found["verifier_too_lenient"].append(it)
+        elif it.verdict and it.score < 1.0:
+            found["verifier_too_strict"].append(it)
+    outvoted = _third_voter(s, st, found["reference_disagrees"])
+    if outvoted:
+        found["reference_disagrees"] = [it for it in found["reference_disagrees"]
+                                        if it.case not in outvoted]
+    need = threshold(cfg, n)
+    cases_of = {k: sorted({it.case for it in v}) for k, v in found.items()}
+    failing = [k for k in FINDING_KINDS if len(cases_of[k]) >= need]
+    table = ", ".join(f"{k} on {len(cases_of[k])} case(s)" for k in FINDING_KINDS)
+    compared = f"{len(items)} answers to {n} cases over {len(s.levels)} level(s)"
+    evidence: dict[str, Any] = {}
+    for k in FINDING_KINDS:
+        for it in found[k][:3]:
+            evidence.setdefault(k, []).append({
+                "case": st.cases[it.case][:600], "level": st.levels[it.case],
+                "answer": it.answer[:300], "origin": it.origin,
+                "response": it.response[:300] or None, "verifier_score": it.score,
+                "checker_says": it.verdict, "reference_answer": (st.refs[it.case] or "")[:300],
+                "solve_answer": (solved[it.case] or "")[:300] or None,
+            })
+    notes = []
+    if broken_solve:
+        notes.append(f"the checker rejects its own solve() answer on {broken_solve} case(s)")
+    if checker_problems:
+        notes.append(f"the checker failed {len(checker_problems)} time(s): {checker_problems[0]}")
+    if outvoted:
+        notes.append(f"the reference program sided with the bootcamp on {len(outvoted)} case(s) "
+                     "where the checker rejected the reference answer (checker_outvoted)")
+    extra: dict[str, Any] = {"evidence": evidence or None, "checker_notes": "; ".join(notes) or None,
+             "threshold": f"a kind fails at >= {need} distinct cases of {n}"}
+    if failing:
+        first = failing[0]
+        why = {"reference_disagrees": "the independent checker rejects the bootcamp's own "
+               "reference answer", "verifier_too_lenient": "the verifier accepts answers the "
+               "independent checker rejects", "verifier_too_strict": "the verifier rejects "
+               "answers the independent checker accepts"}[first]
+        return result("failed", f"{why} ({table}; {compared})", finding=first, **extra)
+    stray = [k for k in FINDING_KINDS if cases_of[k]]
+    if stray:
+        return result("passed", f"no systematic disagreement; stray: {table} ({compared})",
+                      **extra)
+    return result("passed", f"verifier and independent checker agree on {compared}", **extra)
+
+
+def _third_voter(s: Suite, st: Stream, disputed: list[Item]) -> set[int]:
+    """Cases where the reference program sides with the bootcamp's reference answer."""
+    if s.reference is None or not disputed or "render_stdin" not in set(s.info.get("defines") or []):
+        return set()
+    from synth.gate.answers import run_reference
+
+    picked = sorted({it.case for it in disputed})[:20]
+    stdins: list[str] = []
+    for i in picked:
+        try:
+            stdins.append(s.cand.stdin(st.cases[i], s.limit(2.0))[0])
+        except Failure:
+            return set()
+    outs = run_reference(s, stdins)
+    if isinstance(outs, str):
+        return set()
+    return {i for i, out in zip(picked, outs, strict=True)
+            if out["code"] == 0 and norm(out["stdout"]) == norm(st.refs[i] or "")}
