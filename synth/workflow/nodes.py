@@ -20,8 +20,8 @@ from langgraph.types import Command
 
 import synth.bootcamp
 from filters.self_consistency import FilterConfig, FilterResult
-from synth.gate import CheckReport
 from synth.extract import extract_code
+from synth.gate import CheckReport
 from synth.library import LibraryError, find_bootcamp_class
 from synth.llm import LLMFailure
 from synth.runs import task_slug

@@ -11,10 +11,10 @@ from pydantic import ValidationError
 from synth.gate import (
     ARTIFACT_CAP,
     CHECK_NAMES,
+    CheckConfig,
     CheckReport,
     CheckResult,
     CheckStatus,
-    CheckConfig,
     detect_mode,
     run_checks,
 )

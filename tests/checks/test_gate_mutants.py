@@ -72,5 +72,5 @@ def test_importing_the_kit_on_the_host_leaves_sys_path_alone():
 def test_derive_seed_is_the_export_derivation():
     import hashlib
 
-    digest = hashlib.sha256("7\x1fgame24\x1ftrain\x1f3".encode()).digest()
+    digest = hashlib.sha256(b"7\x1fgame24\x1ftrain\x1f3").digest()
     assert kit.derive_seed(7, "game24", "train", 3) == int.from_bytes(digest[:8], "big") & (2**63 - 1)
