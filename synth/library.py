@@ -419,4 +419,6 @@ def list_bootcamps(library: Path | str | None = None) -> list[str]:
 
 
 def load_bootcamp(name: str, library: Path | str | None = None) -> type[BaseBootcamp]:
+    """Import bootcamp ``name`` into this process (hash-checked); the caller trusts the
+    library's code: see :meth:`Library.load_bootcamp`."""
     return (Library(library) if library is not None else default_library()).load_bootcamp(name)
