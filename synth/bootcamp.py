@@ -53,6 +53,11 @@ class BaseBootcamp:
     #: larger or harder cases.
     LEVELS: ClassVar[dict[str, dict[str, Any]]] = {}
 
+    #: True for tasks whose answer is one of two values by nature (yes/no, true/false, which
+    #: of two options): the gate then accepts answers that take at most two values, which it
+    #: otherwise rejects as guessable.
+    YES_NO_TASK: ClassVar[bool] = False
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if "verify_score" in cls.__dict__:

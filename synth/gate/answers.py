@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -40,7 +41,7 @@ def check_self_consistency(s: Suite) -> dict[str, Any]:
             return failure_result(f, f"reference_answer ({s.where(li, i)}):", case=case)
         try:
             response = s.wrap(answer)
-            score, dt = s.score(response, case)
+            score, dt = s.score(response, case, check_identity=True)
         except Failure as f:
             return failure_result(f, f"verify_score on the reference answer ({s.where(li, i)}):",
                                   case=case, answer=answer)
@@ -57,6 +58,37 @@ def check_self_consistency(s: Suite) -> dict[str, Any]:
                       case=s.cases[li][i], reference_answer=s.answers[(li, i)],
                       response=s.wrap(s.answers[(li, i)]))
     return result("passed", f"all {len(s.consistent)} reference answers score 1.0")
+
+
+def check_purity(s: Suite) -> dict[str, Any]:
+    """Answers and scores are pure functions of the case: ``reference_answer`` gives the same
+    answer twice, scoring the same response twice gives the same score, and no call changes the
+    identity it is given (the server compares the identity before and after each call)."""
+    picks = s.spread(s.cfg.purity_cases, s.consistent or None)
+    for li, i in picks:
+        case = s.cases[li][i]
+        try:
+            again, _ = s.cand.answer(case, s.limit(s.cfg.call_max_s * 2))
+        except Failure as f:
+            return failure_result(f, f"reference_answer (second call, {s.where(li, i)}):")
+        first = s.answer(li, i)
+        if again != first:
+            return result("failed", f"{s.where(li, i)}: reference_answer gave two different "
+                          "answers for the same case", finding="impure_reference",
+                          case=case, first=first, second=again)
+        for response in (s.wrap(first), s.wrap(first + " zq"), s.wrap("")):
+            try:
+                one, _ = s.score(response, case, check_identity=True)
+                two, _ = s.score(response, case, check_identity=True)
+            except Failure as f:
+                return failure_result(f, f"verify_score (purity, {s.where(li, i)}):", case=case,
+                                      response=response)
+            if one != two:
+                return result("failed", f"{s.where(li, i)}: the same response scored {one!r} "
+                              f"then {two!r}: the verifier keeps state between calls",
+                              finding="impure_verifier", case=case, response=response)
+    return result("passed", f"answers and scores repeat on {len(picks)} case(s); no call "
+                  "changed its identity")
 
 
 def check_mutation(s: Suite) -> dict[str, Any]:
@@ -197,12 +229,28 @@ def run_reference(s: Suite, stdins: list[str]) -> list[dict[str, Any]] | str:
     return outs
 
 
+def _evenly(s: Suite, total: int) -> list[tuple[int, int]]:
+    """Up to ``total`` (level, index) pairs: the same share of every level, evenly spaced over
+    each level's whole case stream (not only its first cases)."""
+    per_level = math.ceil(total / max(1, len(s.cases)))
+    picks: list[tuple[int, int]] = []
+    for li, cases in enumerate(s.cases):
+        n = len(cases)
+        k = min(n, per_level)
+        if k == 0:
+            continue
+        step = (n - 1) / (k - 1) if k > 1 else 0.0
+        picks += sorted({(li, round(j * step)) for j in range(k)})
+    return picks
+
+
 def check_oracle(s: Suite) -> dict[str, Any]:
     if "render_stdin" not in set(s.info.get("defines") or []):
         return result("failed", "a reference program was given but the bootcamp defines no "
                       "render_stdin(identity)")
     jobs: list[tuple[int, int, str]] = []
-    for li, i in s.spread(s.cfg.oracle_cases):
+    s.extend_cases(s.cfg.oracle_cases, s.cfg.differential_budget_s / 2)
+    for li, i in _evenly(s, s.cfg.oracle_cases):
         try:
             stdin, _ = s.cand.stdin(s.cases[li][i], s.limit(2.0))
         except Failure as f:
@@ -235,7 +283,19 @@ def check_oracle(s: Suite) -> dict[str, Any]:
     return result("passed", f"reference program agrees on {len(jobs)} cases ({summary})")
 
 
+def _median(xs: list[float]) -> float:
+    ys = sorted(xs)
+    if not ys:
+        return 0.0
+    mid = len(ys) // 2
+    return ys[mid] if len(ys) % 2 else (ys[mid - 1] + ys[mid]) / 2
+
+
 def check_levels(s: Suite) -> dict[str, Any]:
+    """Harder presets give measurably harder cases, by a difficulty proxy measured on the
+    cases themselves: the median case size and the median reference-answer length (not the
+    prompt, which can grow with words alone), or a doubled generation time; the filter's
+    per-level pass rates, when known, are reported by the filter."""
     if len(s.levels) < 2:
         return result("failed", "define at least two LEVELS presets (easiest first) whose "
                       "cases get measurably larger or harder")
@@ -244,26 +304,26 @@ def check_levels(s: Suite) -> dict[str, Any]:
         idx = range(len(s.cases[li]))
         rows.append({
             "level": name,
-            "case_chars": mean([len(c) for c in s.cases[li]]),
-            "prompt_chars": mean([len(s.prompts[(li, i)]) for i in idx if (li, i) in s.prompts]),
-            "answer_chars": mean([len(s.answers[(li, i)]) for i in idx if (li, i) in s.answers]),
+            "case_chars": _median([len(c) for c in s.cases[li]]),
+            "answer_chars": _median([len(s.answers[(li, i)]) for i in idx if (li, i) in s.answers]),
+            "distinct_cases": len(set(s.cases[li])),
             "gen_ms": 1000 * mean(s.gen_times[li]),
             "params": params,
         })
     table = "\n".join(
-        f"{r['level']}: case {r['case_chars']:.0f} chars, prompt {r['prompt_chars']:.0f}, "
-        f"answer {r['answer_chars']:.1f}, generation {r['gen_ms']:.2f} ms" for r in rows)
+        f"{r['level']}: median case {r['case_chars']:.0f} chars, median answer "
+        f"{r['answer_chars']:.1f} chars, generation {r['gen_ms']:.2f} ms/case" for r in rows)
     for a, b in itertools.pairwise(rows):
         if a["params"] == b["params"]:
             return result("failed", f"levels {a['level']!r} and {b['level']!r} have identical "
                           "parameters", metrics=table)
-        grew = [k for k in ("case_chars", "prompt_chars", "answer_chars")
+        grew = [k for k in ("case_chars", "answer_chars")
                 if b[k] >= a[k] * 1.05 and b[k] - a[k] >= 1]
         slower = b["gen_ms"] >= 2 * a["gen_ms"] and b["gen_ms"] - a["gen_ms"] >= 2
         if not grew and not slower:
             return result("failed", f"level {b['level']!r} is not measurably larger or harder "
-                          f"than {a['level']!r} (case, prompt and answer sizes and generation "
-                          "time did not grow)", metrics=table)
+                          f"than {a['level']!r} (median case size, median answer length and "
+                          "generation time did not grow: is a parameter capped?)", metrics=table)
     return result("passed", f"{len(rows)} levels, each larger or harder than the one before",
                   metrics=table)
 
@@ -319,6 +379,7 @@ def check_differential(s: Suite) -> dict[str, Any]:
 
 CHECKS: dict[str, Callable[[Suite], dict[str, Any]]] = {
     "self_consistency": check_self_consistency,
+    "purity": check_purity,
     "mutation": check_mutation,
     "garbage": check_garbage,
     "differential": check_differential,

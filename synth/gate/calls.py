@@ -138,9 +138,14 @@ class Candidate:
             raise Failure("failed", f"wrap_answer returned {_describe(value)}, not a str")
         return value
 
-    def score(self, response: str, case: str, limit: float = 2.0) -> tuple[float, float]:
-        """``verify_score(response, case)``: a finite float in [0, 1], or a Failure."""
-        value, dt = self.ask("score", {"response": response, "case_text": case}, limit)
+    def score(self, response: str, case: str, limit: float = 2.0,
+              check_identity: bool = False) -> tuple[float, float]:
+        """``verify_score(response, case)``: a finite float in [0, 1], or a Failure.
+        ``check_identity``: the server also reports whether the call changed the identity."""
+        params: dict[str, Any] = {"response": response, "case_text": case}
+        if check_identity:
+            params["check_identity"] = True
+        value, dt = self.ask("score", params, limit)
         return self.score_value(value), dt
 
     def score_value(self, value: Any) -> float:

@@ -67,28 +67,19 @@ class Item:
 class Stream:
     cases: list[str] = field(default_factory=list)
     levels: list[str] = field(default_factory=list)
+    keys: list[tuple[int, int]] = field(default_factory=list)  # (level, index) in the suite
     refs: list[str | None] = field(default_factory=list)
 
 
 def _stream(s: Suite) -> Stream:
-    """At least ``differential_cases`` cases over every level: the suite's own, then more from
-    fresh instances (other seeds) until the target or the generation budget is reached."""
-    cfg = s.cfg
+    """At least ``differential_cases`` cases over every level: each level's stream continued
+    (:meth:`Suite.extend_cases`) until the target or the generation budget is reached."""
+    s.extend_cases(s.cfg.differential_cases, s.cfg.differential_budget_s / 2)
     st = Stream()
-    per_level = math.ceil(cfg.differential_cases / max(1, len(s.levels)))
-    spent = 0.0
-    for li, (name, params, seed) in enumerate(s.levels):
-        mine = list(s.cases[li][:per_level])
-        if len(mine) < per_level:
-            handle = s.construct(params, seed + 100_003 * (li + 1))
-            reseed: int | None = seed + 100_003 * (li + 1)
-            while len(mine) < per_level and spent < cfg.differential_budget_s / 2:
-                text, dt = s.generate(handle, reseed)
-                reseed = None
-                spent += dt
-                mine.append(text)
-        st.cases += mine
-        st.levels += [name] * len(mine)
+    for li, cases in enumerate(s.cases):
+        st.cases += cases
+        st.levels += [s.levels[li][0]] * len(cases)
+        st.keys += [(li, i) for i in range(len(cases))]
     return st
 
 
@@ -142,9 +133,10 @@ def _compare(s: Suite, checker: Checker) -> dict[str, Any]:
     n = len(st.cases)
     limit = cfg.call_max_s
     # reference answers (the bootcamp) and solve() / probes() (the checker), batched
-    st.refs = [None] * n
-    for start in range(0, n, _BATCH):
-        idx = list(range(start, min(n, start + _BATCH)))
+    st.refs = [s.answers.get(key) for key in st.keys]
+    missing = [i for i in range(n) if st.refs[i] is None]
+    for start in range(0, len(missing), _BATCH):
+        idx = missing[start : start + _BATCH]
         replies, elapsed = ask_many(s.cand.server, [("answer", {"case_text": st.cases[i]})
                                                     for i in idx], limit)
         s.charge(elapsed)
@@ -154,6 +146,7 @@ def _compare(s: Suite, checker: Checker) -> dict[str, Any]:
             if type(value) is not str:
                 raise Failure("failed", "reference_answer returned a non-str")
             st.refs[i] = value
+            s.answers[st.keys[i]] = value
     solved: list[str | None] = [None] * n
     probed: list[list[str]] = [[] for _ in range(n)]
     checker_problems: list[str] = []

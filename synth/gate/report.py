@@ -29,15 +29,15 @@ __all__ = [
 #: others ask the sandboxed method server questions and judge its answers on the host.
 CHECK_NAMES: tuple[str, ...] = (
     "static", "load", "construct", "generate", "determinism", "diversity", "prompt",
-    "self_consistency", "mutation", "garbage", "differential", "oracle", "levels", "timing",
-    "contract",
+    "self_consistency", "purity", "mutation", "garbage", "differential", "oracle", "levels",
+    "timing", "contract",
 )
 #: Largest artifact kept per entry (characters): sized for the revise prompt.
 ARTIFACT_CAP = 2000
 #: Named findings a check can carry (``CheckResult.finding``).
 FINDINGS: tuple[str, ...] = (
     "invalid_score", "contract_tampered", "protocol", "impure_verifier", "reference_disagrees",
-    "verifier_too_lenient", "verifier_too_strict", "checker_broken",
+    "verifier_too_lenient", "verifier_too_strict", "checker_broken", "impure_reference",
 )
 
 class CheckStatus(StrEnum):
@@ -107,7 +107,8 @@ class CheckConfig(BaseModel):
     garbage_cases: int = Field(default=3, ge=1, le=100)
     garbage_limit_s: float = Field(default=2.0, gt=0, le=60)
     garbage_max_s: float = Field(default=1.0, gt=0, le=60)
-    oracle_cases: int = Field(default=8, ge=1, le=1000)
+    oracle_cases: int = Field(default=100, ge=1, le=1000)
+    purity_cases: int = Field(default=10, ge=1, le=1000)
     differential_cases: int = Field(default=200, ge=1, le=5000)
     differential_budget_s: float = Field(default=6.0, gt=0, le=600)
     probes_per_case: int = Field(default=8, ge=0, le=100)

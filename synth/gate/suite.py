@@ -169,7 +169,7 @@ class Suite:
         if self.hung and name != "levels":
             return (f"not run: the sandboxed bootcamp hung or died during the {self.hung} check "
                     "(its session was ended)")
-        if name in ("self_consistency", "mutation") and self.intern:
+        if name in ("self_consistency", "mutation", "purity") and self.intern:
             return f"not applicable: {NO_REFERENCE}"
         if name == "differential" and self.checker_source is None:
             return "not applicable: no independent checker was given (--checker)"
@@ -182,7 +182,7 @@ class Suite:
                 return f"not applicable: {NO_REFERENCE}"
         if name == "levels" and self.intern:
             return "not applicable: InternBootcamp classes have no LEVELS presets"
-        if name == "mutation" and not self.consistent:
+        if name in ("mutation", "purity") and not self.consistent:
             return "not run: no case whose reference answer scored 1.0"
         return None
 
@@ -242,6 +242,19 @@ class Suite:
                     picked.append(by_level[level][rank])
         return picked
 
+    def extend_cases(self, total: int, budget_s: float) -> None:
+        """Continue each level's case stream (the same instances, so the cases come from
+        the whole stream, not only its start) until the levels hold ``total`` cases between
+        them, or ``budget_s`` of generation time is spent."""
+        per_level = math.ceil(total / max(1, len(self.levels)))
+        spent = 0.0
+        for li, handle in enumerate(self.handles):
+            while len(self.cases[li]) < per_level and spent < budget_s:
+                text, dt = self.generate(handle)
+                spent += dt
+                self.cases[li].append(text)
+                self.gen_times[li].append(dt)
+
     def where(self, li: int, i: int) -> str:
         return f"level {self.levels[li][0]!r}, case {i}"
 
@@ -282,8 +295,9 @@ class Suite:
         open_, close = self.tags()
         return open_ + answer + close
 
-    def score(self, response: str, case: str, limit: float = 2.0) -> tuple[float, float]:
-        return self.cand.score(response, case, self.limit(limit))
+    def score(self, response: str, case: str, limit: float = 2.0,
+              check_identity: bool = False) -> tuple[float, float]:
+        return self.cand.score(response, case, self.limit(limit), check_identity)
 
     def construct(self, params: dict[str, Any], seed: int) -> int:
         return self.cand.construct(params, seed, self.limit(10.0))
@@ -387,20 +401,25 @@ class Suite:
 
     # -- determinism --------------------------------------------------------------------------
     def start_second_process(self) -> None:
-        """Regenerate the first cases of each level in another sandbox session (other hash
-        seed, clocks shifted), in the background."""
+        """Regenerate the first cases of each level -- and their reference answers -- in
+        another sandbox session (other hash seed, clocks shifted, the levels' instances
+        created in the REVERSE order), in the background."""
         server = self._server(self.cfg.child_hashseed, shift_clock=True, role="determinism")
-        self.second = {"levels": [], "error": None}
+        self.second = {"levels": [[] for _ in self.levels], "answers": [[] for _ in self.levels],
+                       "error": None}
 
         def work() -> None:
             other = Candidate(server, intern=self.intern)
             deadline = time.monotonic() + self.cfg.worker_timeout_s
             try:
                 other.load()
-                for _name, params, seed in self.levels:
-                    entry: list[str] = []
-                    self.second["levels"].append(entry)
-                    handle = other.construct(params, seed, 10.0)
+                order = list(range(len(self.levels)))[::-1]
+                answering = True
+                handles = {li: other.construct(self.levels[li][1], self.levels[li][2], 10.0)
+                           for li in order}
+                for li in order:
+                    seed = self.levels[li][2]
+                    entry, answers = self.second["levels"][li], self.second["answers"][li]
                     reseed: int | None = seed if self.intern else None
                     start = time.monotonic()
                     for _ in range(self.cfg.determinism_cases):
@@ -408,9 +427,18 @@ class Suite:
                         if left <= 0:
                             self.second["error"] = "timeout"
                             return
-                        text, _ = other.generate(handle, min(self.cfg.case_limit_s, left), reseed)
+                        text, _ = other.generate(handles[li], min(self.cfg.case_limit_s, left),
+                                                 reseed)
                         reseed = None
                         entry.append(text)
+                        if not self.intern and answering:
+                            try:
+                                answers.append(other.answer(text, min(2.0, max(0.05, left)))[0])
+                            except Failure as f:
+                                if not other.server.alive:
+                                    raise
+                                answering = False  # the answer checks report it
+                                del f
                         if len(entry) >= 2 and (time.monotonic() - start
                                                 > self.cfg.level_budget_s * 4):
                             break
@@ -433,7 +461,7 @@ class Suite:
             return result("timeout", "the second process did not finish generating within "
                           f"{self.cfg.worker_timeout_s:g}s")
         hint = ("all randomness must come from self.rng (no global random, time, id(), hash() "
-                "of str or set order of strings)")
+                "of str or set order of strings, no state shared between instances)")
         if self.second.get("error"):
             return result("failed", "the same code raised in a second process (other hash seed "
                           f"and clock) but not in the first: {hint}",
@@ -443,10 +471,26 @@ class Suite:
                 mine = self.cases[li][i]
                 if text != mine:
                     return result("failed", f"{self.where(li, i)}: the same seed gave a different "
-                                  f"case in a second process: {hint}",
-                                  first_process=mine, second_process=text)
-        return result("passed", "same seed, same cases in a second process (other "
-                      "PYTHONHASHSEED, clock shifted) and in a fresh instance")
+                                  f"case in a second process (levels built in the reverse "
+                                  f"order): {hint}", first_process=mine, second_process=text)
+        checked, note = 0, ""
+        for li, answers in enumerate(self.second["answers"]):
+            for i, theirs in enumerate(answers[: len(self.cases[li])]):
+                try:
+                    mine = self.answer(li, i)
+                except Failure as f:  # reported by the answer checks; not a determinism issue
+                    note = f"; answers not compared: reference_answer {f.what}"
+                    break
+                checked += 1
+                if mine != theirs:
+                    return result("failed", f"{self.where(li, i)}: the same case got a different "
+                                  "reference answer in a second process (other hash seed, other "
+                                  f"instance order): {hint}", case=self.cases[li][i],
+                                  first_process=mine, second_process=theirs)
+        return result("passed", "same seed, same cases and same reference answers in a second "
+                      "process (other PYTHONHASHSEED, clock shifted, instances built in the "
+                      f"reverse order; {checked} answers compared) and in a fresh instance"
+                      + note)
 
     def same_process(self) -> dict[str, Any] | None:
         """A fresh instance with the same seed, in this process, must repeat the cases."""
@@ -505,6 +549,14 @@ class Suite:
             if n >= 10 and top_n / n > 0.8:
                 return result("failed", f"level {level!r}: {top_n} of {n} cases share one answer: "
                               "guessing it would score well", answer=top)
+            two = sum(c for _, c in sorted(counts.items(), key=lambda kv: -kv[1])[:2])
+            if n >= 20 and two / n >= 0.95 and not self.info.get("yes_no"):
+                values = [k for k, _ in sorted(counts.items(), key=lambda kv: -kv[1])[:2]]
+                return result("failed", f"level {level!r}: the answers take at most 2 values on "
+                              f"{two} of {n} cases ({values[0]!r:.40}, {values[-1]!r:.40}): "
+                              "guessing scores well; make the answers informative, or declare "
+                              "YES_NO_TASK = True if the task is a yes/no question by nature",
+                              finding="degenerate_answers", answers=values)
         return result("passed", f"{sum(len(set(c)) for c in self.cases)} distinct cases, "
                       f"{total_distinct} distinct answers over {len(self.cases)} level(s)")
 

@@ -332,6 +332,7 @@ class Server:
                                   for name in vars(k)} & _CONTRACT_NAMES)
         levels = getattr(self.cls, "LEVELS", None) if self.mode != "intern" else None
         info["levels"] = _plain(levels)
+        info["yes_no"] = getattr(self.cls, "YES_NO_TASK", False) is True
         return info
 
     def load_checker(self) -> dict[str, Any]:
