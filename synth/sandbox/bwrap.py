@@ -1,26 +1,34 @@
 """L2 sandbox: bubblewrap namespaces on top of the L1 process sandbox.
 
-Everything :mod:`synth.sandbox.process` does (fresh private uid when the parent is root, empty
-environment, rlimits through ``prlimit``, new session, wall deadline, output caps, kill of every
-process of the uid, sweep of world-writable dirs) plus, via ``bwrap`` started *as that
-unprivileged uid* (so bwrap builds an unprivileged user namespace; no setuid bwrap needed):
+Everything :mod:`synth.sandbox.process` does (fresh private uid when the parent is root, a job
+cgroup for the memory and processes of the whole job, empty environment, rlimits through
+``prlimit``, new session, wall deadline, output caps, kill of every process of the uid and the
+cgroup) plus, via ``bwrap`` started *as that unprivileged uid* (so bwrap builds an unprivileged
+user namespace; no setuid bwrap needed):
 
 * ``--unshare-all`` (user, pid, net, ipc, uts, cgroup namespaces) and ``--disable-userns``:
   no network at all (a private loopback only: nothing reaches the host's 127.0.0.1), no view of
-  host processes (a fresh ``/proc``), no nested user namespaces;
+  host processes (a fresh ``/proc``), SysV IPC and POSIX message queues private to the job
+  (gone with it), no nested user namespaces;
 * ``--die-with-parent --new-session --cap-drop ALL``;
 * a filesystem of read-only binds: ``/usr`` (and ``/bin``, ``/lib*``, ``/sbin`` as the host has
-  them: symlinks or read-only binds), the interpreter's prefix if it lives elsewhere, a minimal
-  ``/dev``; nothing else of the host (no ``/etc``, ``/home``, ``/root``, ``/work``, ...);
+  them: symlinks or read-only binds), the interpreter's prefix if it lives elsewhere;
+  nothing else of the host (no ``/etc``, ``/home``, ``/root``, ``/work``, ...);
+* the root (bwrap's tmpfs) is remounted read-only at the end; ``/dev`` is bwrap's minimal
+  device set (null, zero, full, random, urandom, tty, pts) remounted read-only, with a private,
+  size-capped tmpfs at ``/dev/shm`` (``scratch_bytes(limits)``);
 * a private, size-capped tmpfs at ``/tmp`` that is the work dir (cwd, HOME, TMPDIR). The job's
   files are copied in from memfds (``--file FD DEST``); they never touch the host disk, and the
-  tmpfs disappears with the namespace. Its size is ``4 * file_size_mb + 8`` MB plus the files.
+  tmpfs disappears with the namespace. Its size is ``workdir_bytes(limits, files)``
+  (``4 * file_size_mb + 8`` MB plus the files): writing more fails with ENOSPC.
 
-Verified in this container (Debian bookworm, kernel 6.x, running as root): bwrap 0.8.0 works
-both as root and as an unprivileged uid, because unprivileged user namespaces are enabled. When
-it does not work (not installed, user namespaces disabled, seccomp of an outer container), the
-probe's trial run fails, a one-line warning goes to stderr, and ``get_backend("auto")`` falls
-back to the process backend.
+Nothing else is writable, so the job writes nothing outside itself and nothing survives it.
+
+Verified here (Debian bookworm, kernel 6.x, running as root): bwrap 0.8.0 works both as root
+and as an unprivileged uid, because unprivileged user namespaces are enabled. When it does not
+work (not installed, user namespaces disabled, seccomp of an outer container), the probe's trial
+run fails, a one-line warning goes to stderr, and ``get_backend("auto")`` falls back to the
+process backend.
 
 bwrap reports a job killed by signal N as exit status 128 + N; it is mapped back to the signal
 (so a job that calls ``sys.exit(137)`` is reported as killed by SIGKILL: acceptable).
@@ -35,14 +43,19 @@ import sys
 from pathlib import PurePosixPath
 
 from synth.sandbox.base import PYTHON_FLAGS, Limits, SandboxJob
-from synth.sandbox.identity import Identity
-from synth.sandbox.process import PRLIMIT, ProcessBackend, rlimit_args
+from synth.sandbox.process import (
+    PRLIMIT,
+    ProcessBackend,
+    _Run,
+    rlimit_args,
+    scratch_bytes,
+    workdir_bytes,
+)
 
 __all__ = ["JOB_DIR", "BwrapBackend"]
 
 BWRAP = shutil.which("bwrap", path="/usr/bin:/bin:/usr/local/bin")
 JOB_DIR = "/tmp"  # the work dir as the job sees it
-_MB = 1024 * 1024
 _warned = False
 
 
@@ -70,6 +83,7 @@ class BwrapBackend(ProcessBackend):
     """L2: bubblewrap namespaces + the L1 limits (see the module docstring)."""
 
     name = "bwrap"
+    _extra_procs = 2  # bwrap's monitor and the namespace's init
 
     def probe(self) -> tuple[bool, str]:
         global _warned
@@ -88,13 +102,13 @@ class BwrapBackend(ProcessBackend):
                 )
         return self._probe
 
-    def _drops_privileges(self, ident: Identity) -> bool:
-        return False  # bwrap itself is started as the job's uid
+    def _workdir_bytes(self, limits: Limits, staged: int) -> int | None:
+        return None  # the work dir the job sees is bwrap's own tmpfs (below)
 
     def _job_workdir(self, workdir: str) -> str:
         return JOB_DIR
 
-    def _stage(self, job: SandboxJob, workdir: str, ident: Identity) -> list[int]:
+    def _stage(self, job: SandboxJob, run: _Run) -> list[int]:
         fds: list[int] = []
         try:
             for name, text in job.files.items():
@@ -112,21 +126,12 @@ class BwrapBackend(ProcessBackend):
             raise
         return fds
 
-    def _command(
-        self,
-        python: str,
-        job: SandboxJob,
-        limits: Limits,
-        workdir: str,
-        ident: Identity,
-        fds: list[int],
-    ) -> tuple[list[str], str]:
+    def _command(self, python: str, job: SandboxJob, limits: Limits, run: _Run) -> list[str]:
         if BWRAP is None:
             raise RuntimeError("bwrap is not installed (apt-get install -y bubblewrap)")
         if PRLIMIT is None:
             raise RuntimeError("prlimit (util-linux) is missing: apt-get install -y util-linux")
         staged = sum(len(t.encode("utf-8")) for t in job.files.values())
-        tmpfs_bytes = (4 * limits.file_size_mb + 8) * _MB + staged
         args = [
             BWRAP,
             "--unshare-all",
@@ -143,20 +148,27 @@ class BwrapBackend(ProcessBackend):
             "--dev",
             "/dev",
             "--size",
-            str(tmpfs_bytes),
+            str(scratch_bytes(limits)),
+            "--tmpfs",
+            "/dev/shm",
+            "--remount-ro",
+            "/dev",
+            "--size",
+            str(workdir_bytes(limits, staged)),
             "--tmpfs",
             JOB_DIR,
         ]
         made: set[str] = set()
-        for (name, _), fd in zip(job.files.items(), fds, strict=True):
+        for (name, _), fd in zip(job.files.items(), run.fds, strict=True):
             dest = PurePosixPath(JOB_DIR) / name
             for parent in reversed(dest.parents):
                 if str(parent).startswith(JOB_DIR + "/") and str(parent) not in made:
                     made.add(str(parent))
                     args += ["--dir", str(parent)]
             args += ["--perms", "0600", "--file", str(fd), str(dest)]
-        args += ["--chdir", JOB_DIR, "--", python, *PYTHON_FLAGS, *job.argv]
-        return [PRLIMIT, *rlimit_args(limits, ident, extra_procs=2), "--", *args], workdir
+        args += ["--remount-ro", "/", "--chdir", JOB_DIR, "--", python, *PYTHON_FLAGS, *job.argv]
+        limited = rlimit_args(limits, run.ident, self._extra_procs, cgroup_bound=run.group is not None)
+        return run.launch([PRLIMIT, *limited, "--", *args], (), 0)
 
     def _returncode(self, returncode: int) -> int:
         if returncode > 128:

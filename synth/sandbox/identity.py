@@ -9,15 +9,25 @@ whatever session or process group it hid, atomically with respect to fork), and
 found through ``/proc/PID/status`` (the real uid), which a process cannot hide by making itself
 non-dumpable. Without root, the identity is the caller's own (``private=False``) and these
 functions do only what is safe for a shared uid (nothing beyond the process group).
+
+Work dirs (:func:`make_workdir`): as root, a job's work dir is a size-capped tmpfs of its own,
+mounted (``nosuid,nodev``, mode 0700, owned by the job's uid) on a fresh directory under
+:data:`WORK_BASE` (root-owned, mode 0711, outside ``/tmp``: the job's private mount namespace
+puts an empty tmpfs over ``/tmp``). The job cannot write more than the cap into it (ENOSPC),
+and its pages count against the job's memory cgroup. :func:`remove_workdir` detaches the mount
+and removes the directory; :func:`reap_stale_workdirs` does the same for work dirs of parents
+that were killed before their cleanup. Without root a work dir is a plain ``/tmp`` directory.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import random
 import shutil
 import signal
+import stat
 import subprocess
 import tempfile
 import threading
@@ -29,16 +39,20 @@ __all__ = [
     "SWEEP_DIRS",
     "Identity",
     "kill_identity",
+    "make_workdir",
     "new_identity",
     "pids_of",
     "reap_stale_workdirs",
     "release_identity",
+    "remove_workdir",
     "rmtree",
     "sweep_files",
+    "work_base",
 ]
 
 KILL = shutil.which("kill", path="/usr/bin:/bin")
 SWEEP_DIRS = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
+WORK_BASE = "/run/synth-sbx"  # root-only parent of tmpfs work dirs (see the module docstring)
 _UID_BASE = 2_000_000_000
 _UID_SPAN = 100_000_000
 
@@ -177,25 +191,76 @@ def pids_of(uid: int) -> list[int]:
     return [pid for pid, owner in _proc_uids().items() if owner == uid]
 
 
+_MS_NOSUID, _MS_NODEV, _MNT_DETACH = 2, 4, 2
+_libc: ctypes.CDLL | None = None
+
+
+def _syscalls() -> ctypes.CDLL:
+    global _libc
+    if _libc is None:
+        _libc = ctypes.CDLL(None, use_errno=True)
+    return _libc
+
+
+def work_base() -> str:
+    """:data:`WORK_BASE`, created if missing; refused unless it is root's and not writable by
+    anyone else (a planted symlink or directory must not receive the mounts)."""
+    with contextlib.suppress(FileExistsError):
+        os.mkdir(WORK_BASE, 0o711)
+    st = os.lstat(WORK_BASE)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != 0 or st.st_mode & 0o022:
+        raise OSError(f"{WORK_BASE} is not a directory that only root can write")
+    return WORK_BASE
+
+
+def make_workdir(ident: Identity, size_bytes: int | None) -> tuple[str, bool]:
+    """A fresh work dir (mode 0700, owned by the job's uid). With ``size_bytes`` and a private
+    uid it is a tmpfs of that size under :data:`WORK_BASE`; returns (path, mounted)."""
+    if size_bytes is None or not ident.private:
+        path = tempfile.mkdtemp(prefix="synth-sbx-")
+        if ident.private:
+            os.chown(path, ident.uid, ident.gid)
+        return path, False
+    path = tempfile.mkdtemp(prefix="synth-sbx-", dir=work_base())
+    opts = f"size={size_bytes},mode=0700,uid={ident.uid},gid={ident.gid}".encode()
+    if _syscalls().mount(b"synth-sbx", path.encode(), b"tmpfs", _MS_NOSUID | _MS_NODEV, opts):
+        err = ctypes.get_errno()
+        os.rmdir(path)
+        raise OSError(err, f"cannot mount a tmpfs on {path}: {os.strerror(err)}")
+    return path, True
+
+
+def remove_workdir(path: str, mounted: bool) -> None:
+    """Remove a work dir made by :func:`make_workdir` (detaching its tmpfs first)."""
+    if mounted:
+        _syscalls().umount2(path.encode(), _MNT_DETACH)
+        with contextlib.suppress(OSError):
+            os.rmdir(path)
+            return
+    rmtree(path)
+
+
 def reap_stale_workdirs(prefix: str = "synth-sbx-", min_age_s: float = 60.0) -> list[str]:
     """Remove work dirs that a dead parent (e.g. killed with SIGKILL) could not clean up:
-    ``/tmp/<prefix>*`` owned by a private-range uid that no live process has, older than
-    ``min_age_s``. Returns the removed paths. Called once when the process backend probes."""
+    ``<prefix>*`` in ``/tmp`` and :data:`WORK_BASE` owned by a private-range uid that no live
+    process has, older than ``min_age_s`` (tmpfs work dirs are unmounted first). Returns the
+    removed paths. Called once when the process backend probes."""
     if os.geteuid() != 0:
         return []
     live = set(_proc_uids().values())
     removed = []
     now = time.time()
-    with contextlib.suppress(OSError):
-        for entry in os.scandir(tempfile.gettempdir()):
-            if not entry.name.startswith(prefix):
-                continue
-            try:
-                st = entry.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            private = _UID_BASE <= st.st_uid < _UID_BASE + _UID_SPAN
-            if private and st.st_uid not in live and now - st.st_mtime > min_age_s:
-                rmtree(entry.path)
-                removed.append(entry.path)
+    for top in (tempfile.gettempdir(), WORK_BASE):
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(top):
+                if not entry.name.startswith(prefix):
+                    continue
+                try:
+                    st = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                private = _UID_BASE <= st.st_uid < _UID_BASE + _UID_SPAN
+                if private and st.st_uid not in live and now - st.st_mtime > min_age_s:
+                    remove_workdir(entry.path, os.path.ismount(entry.path))
+                    removed.append(entry.path)
     return removed

@@ -1,31 +1,61 @@
-"""L1 sandbox: a fresh interpreter per job, an empty environment, rlimits, a private uid.
+"""L1 sandbox: a fresh interpreter per job, an empty environment, rlimits, a private uid, a
+memory cgroup for the whole job and (as root) private namespaces. The weakest layer.
 
-What one run does (``ProcessBackend.run``):
+What one run does (``ProcessBackend.run``), and what it guarantees:
 
-1. A fresh work dir ``/tmp/synth-sbx-*`` (mode 0700) receives ``job.files``; it is the cwd.
-2. When the parent is root, the job runs as a *fresh, unique, unprivileged uid/gid* that owns
-   the work dir (:mod:`synth.sandbox.identity`). This is what bounds fork bombs:
-   ``RLIMIT_NPROC`` counts processes per uid, so with a uid of its own the job's
-   process+thread budget is exactly ``Limits.pids``. It also makes cleanup exact: every process
-   of the uid is killed, whatever session it fled to, and every file it left in a
-   world-writable directory (``/tmp``, ``/var/tmp``, ``/dev/shm``, ``/run/lock``) is removed
-   (writes there are not prevented by this backend, only undone). Without root the job runs as
-   the caller's uid; then only the process group is killed (a grandchild that called
-   ``setsid()`` can survive) and ``RLIMIT_NPROC`` is the caller's current process count plus
-   ``pids``: use bwrap or docker there.
-3. When the parent is root and ``unshare --net`` works, the job also gets a private network
-   namespace (only a loopback that is down: no connection leaves it, not even to the host's
-   127.0.0.1); ``unshare`` then switches to the job's uid/gid itself (``--setuid/--setgid``,
-   no supplementary groups, no capabilities). Filesystem isolation is bwrap's job, not this
-   backend's.
-4. The interpreter (``PYTHON_FLAGS``, environment from ``build_env`` only) is started through
-   ``prlimit`` with RLIMIT_CPU (soft ``cpu_s``, hard +1 s: SIGXCPU then SIGKILL), RLIMIT_AS
-   (``memory_mb``), RLIMIT_FSIZE, RLIMIT_NOFILE, RLIMIT_NPROC and RLIMIT_CORE=0, in a new session.
-   No Python code runs between fork and exec (no ``preexec_fn``), so ``run`` is thread-safe.
-5. stdout/stderr are read with a selector against a deadline (never a blocking read); either
-   stream beyond ``max_output_bytes`` kills the job (OUTPUT_OVERFLOW). When the main process
-   exits, everything it left behind is killed at once, so an orphan holding the pipes cannot
-   hang the parent; at the wall deadline the whole job is killed (TIMEOUT).
+1. **Identity.** When the parent is root the job runs as a *fresh, unique, unprivileged uid/gid*
+   (:mod:`synth.sandbox.identity`), no supplementary groups, no capabilities (also none in the
+   bounding set) and ``no_new_privs`` (setuid binaries do not elevate). ``RLIMIT_NPROC`` is then
+   a per-job budget, and cleanup is exact: every process of the uid is killed, whatever session
+   it fled to.
+2. **Memory and processes, whole job.** A per-job control group (:mod:`synth.sandbox.cgroup`:
+   v2, else v1) caps the memory of *all* the job's processes together at ``memory_mb`` (tmpfs
+   pages it writes included); processes + threads together are capped at ``pids`` (v2
+   ``pids.max``; on v1 the private uid's ``RLIMIT_NPROC``, or a v1 pids cgroup for a shared
+   uid). The job's first process joins the cgroup before it execs anything. A kill by the cgroup OOM killer is
+   reported as ``OOM``. ``RLIMIT_AS = memory_mb`` stays on each process (a single oversized
+   allocation is a clean ``MemoryError``). When no cgroup can be made (no root, no delegated
+   v2) memory is bounded by rlimits only: ``RLIMIT_AS`` per process and ``RLIMIT_NPROC =
+   min(pids, FALLBACK_NPROC)``, so the job's total is at most ``min(pids, 8) * memory_mb``
+   (threads count against the same budget). :attr:`ProcessBackend.memory_enforcement` names
+   the mode; ``get_backend`` prints it.
+3. **Namespaces (root, when ``unshare`` works here: probed once).** ``unshare --ipc --mount
+   --net``: SysV shared memory, semaphores, message queues and POSIX mqueues are private to the
+   job and vanish with it; the network is a downed loopback (nothing reaches the host's
+   127.0.0.1); in a private mount namespace ``/dev/shm``, ``/tmp``, ``/var/tmp`` and
+   ``/run/lock`` are fresh tmpfs mounts of ``scratch_bytes(limits)`` each, so the job writes
+   nothing into the host's world-writable directories and its ``/dev/shm`` files die with it.
+4. **Work dir.** As root: a tmpfs of ``workdir_bytes(limits, files)`` (``4 * file_size_mb + 8``
+   MB plus the job's files) mounted on a fresh directory under ``/run/synth-sbx`` (mode 0700,
+   owned by the job): writing beyond it fails with ENOSPC. It receives ``job.files`` and is the
+   cwd, HOME and TMPDIR. Without root: a plain ``/tmp/synth-sbx-*`` directory (no size cap
+   beyond ``RLIMIT_FSIZE`` per file).
+5. **rlimits and exec.** ``prlimit`` sets RLIMIT_CPU (soft ``cpu_s``, hard +1 s: SIGXCPU then
+   SIGKILL), RLIMIT_AS, RLIMIT_FSIZE, RLIMIT_NOFILE, RLIMIT_NPROC, RLIMIT_CORE=0; new session;
+   environment from ``build_env`` only. The launch chain is ``unshare`` -> ``sh`` (join the
+   cgroup, mount, print a ready marker) -> ``setpriv`` (drop to the uid) -> ``prlimit`` ->
+   the interpreter: no Python code runs between fork and exec (no ``preexec_fn``), so ``run``
+   is thread-safe. A launcher that fails before the job starts is ``SANDBOX_ERROR``.
+6. **Output and time.** stdout/stderr are read with a selector against a deadline; either stream
+   beyond ``max_output_bytes`` kills the job (OUTPUT_OVERFLOW). When the main process exits,
+   everything it left behind is killed at once; at the wall deadline the whole job is killed
+   (TIMEOUT). Afterwards the cgroup, the work dir and anything the uid left in world-writable
+   directories are removed.
+
+What it does **not** guarantee (use bwrap or docker for these):
+
+* **No filesystem isolation for reads**: the job can read every world-readable file on the host
+  (``/etc/passwd``, ``/usr``, other users' world-readable homes, the repository if its mode
+  allows), and can list world-readable directories. Root-only files stay unreadable (the uid is
+  unprivileged).
+* It sees the host's processes (``/proc``) and can learn their command lines.
+* Without root: no private uid (the job runs as the caller; a grandchild that calls ``setsid()``
+  can outlive the job unless a cgroup holds it), no namespaces (network, SysV IPC, ``/dev/shm``
+  and ``/tmp`` are the host's; files there are left behind), no work-dir size cap, and memory
+  is bounded per process only unless a delegated cgroup v2 is available; ``RLIMIT_NPROC``
+  counts all of the caller's processes.
+* The kernel is shared: a kernel bug is an escape. CPU time is per process (RLIMIT_CPU), not
+  per job: ``pids`` processes may each use ``cpu_s`` until the wall deadline.
 
 The interpreter must be executable by the job's uid: ``sys.executable`` when it is, otherwise
 the first of ``/usr/bin/python3`` ... that runs as that uid and is >= 3.11 (probed once).
@@ -37,18 +67,20 @@ import contextlib
 import math
 import os
 import selectors
+import shlex
 import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from synth.sandbox import cgroup
 from synth.sandbox.base import (
     PYTHON_FLAGS,
     Limits,
@@ -60,22 +92,51 @@ from synth.sandbox.base import (
     classify_exit,
 )
 from synth.sandbox.identity import (
+    SWEEP_DIRS,
     Identity,
     kill_identity,
+    make_workdir,
     new_identity,
     pids_of,
     reap_stale_workdirs,
     release_identity,
-    rmtree,
+    remove_workdir,
     sweep_files,
+    work_base,
 )
 
-__all__ = ["Identity", "ProcessBackend", "ProcessSession", "find_interpreter", "kill_identity"]
+__all__ = [
+    "FALLBACK_NPROC",
+    "Identity",
+    "ProcessBackend",
+    "ProcessSession",
+    "find_interpreter",
+    "kill_identity",
+    "namespaces",
+    "scratch_bytes",
+    "workdir_bytes",
+]
 
-PRLIMIT = shutil.which("prlimit", path="/usr/bin:/bin")
-UNSHARE = shutil.which("unshare", path="/usr/bin:/bin")
+_TOOLS = "/usr/bin:/bin:/usr/sbin:/sbin"
+PRLIMIT = shutil.which("prlimit", path=_TOOLS)
+UNSHARE = shutil.which("unshare", path=_TOOLS)
+SETPRIV = shutil.which("setpriv", path=_TOOLS)
+MOUNT = shutil.which("mount", path=_TOOLS)
+SH = "/bin/sh"
+FALLBACK_NPROC = 8  # RLIMIT_NPROC without a cgroup: total memory <= 8 * memory_mb
+READY = b"synth-sandbox-ready\n"  # printed by the launcher on stdout right before the exec
 _DRAIN_S = 1.0  # after the main process exits: time to collect what is still in the pipes
 _MB = 1024 * 1024
+
+
+def workdir_bytes(limits: Limits, staged: int) -> int:
+    """Size of a job's work dir tmpfs: room for a few files of the largest allowed size."""
+    return (4 * limits.file_size_mb + 8) * _MB + staged
+
+
+def scratch_bytes(limits: Limits) -> int:
+    """Size of each private scratch tmpfs (``/dev/shm``, ``/tmp``, ...): memory / 16, 4..64 MB."""
+    return min(64, max(4, limits.memory_mb // 16)) * _MB
 
 
 @lru_cache(maxsize=4)
@@ -117,29 +178,77 @@ def find_interpreter(private: bool) -> str:
     )
 
 
+def _drop(uid: int, gid: int) -> list[str]:
+    """``setpriv`` prefix: become uid/gid, no groups, no capabilities at all, no_new_privs."""
+    assert SETPRIV is not None
+    return [
+        SETPRIV,
+        f"--reuid={uid}",
+        f"--regid={gid}",
+        "--clear-groups",
+        "--inh-caps=-all",
+        "--bounding-set=-all",
+        "--no-new-privs",
+        "--",
+    ]
+
+
+@lru_cache(maxsize=8)
+def scratch_fstab(size: int) -> str:
+    """An fstab (in ``/run/synth-sbx``) of private ``size``-byte tmpfs mounts over the
+    world-writable directories; ``mount -a -T`` mounts them all in one exec. The source name is
+    unique so that ``mount -a`` never takes the host's own tmpfs for "already mounted"."""
+    lines = [
+        f"synth-sbx-scratch {d} tmpfs size={size},mode=1777,nosuid,nodev 0 0\n"
+        for d in SWEEP_DIRS
+        if os.path.isdir(d) and not os.path.islink(d)
+    ]
+    path = os.path.join(work_base(), f"scratch-{size}.fstab")
+    tmp = f"{path}.{os.getpid()}.{threading.get_ident()}"
+    with open(tmp, "w") as fh:
+        fh.writelines(lines)
+    os.replace(tmp, path)
+    return path
+
+
 @lru_cache(maxsize=1)
-def netns_available() -> bool:
-    """Can we (root) give a job its own network namespace with ``unshare --net``?"""
-    if os.geteuid() != 0 or UNSHARE is None:
-        return False
+def namespaces() -> tuple[str, ...]:
+    """The ``unshare`` flags a root parent can give jobs here (probed once): ``--ipc --mount
+    --net`` (with private scratch mounts) when that works, else ``--ipc --net``, else none."""
+    if os.geteuid() != 0 or not (UNSHARE and SETPRIV and MOUNT and PRLIMIT):
+        return ()
     try:
-        done = subprocess.run(
-            [UNSHARE, "--net", "--setgid=65534", "--setuid=65534", "--", "/bin/true"],
-            env={},
-            capture_output=True,
-            timeout=10,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return done.returncode == 0
+        fstab = scratch_fstab(_MB)
+    except OSError:
+        fstab = ""
+    for flags in (("--ipc", "--mount", "--net"), ("--ipc", "--net"), ("--net",)):
+        mounts = "--mount" in flags
+        if mounts and not fstab:
+            continue
+        script = (f"{MOUNT} -a -T {shlex.quote(fstab)} && " if mounts else "") + 'exec "$@"'
+        prop = ["--propagation", "private"] if mounts else []
+        cmd = [UNSHARE, *flags, *prop, "--", SH, "-c", script, "sh", *_drop(65534, 65534)]
+        try:
+            done = subprocess.run(
+                [*cmd, "/bin/true"], env={}, capture_output=True, timeout=10, cwd="/"
+            )
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if done.returncode == 0:
+            return flags
+    return ()
 
 
-def rlimit_args(limits: Limits, ident: Identity, extra_procs: int = 0) -> list[str]:
+def rlimit_args(
+    limits: Limits, ident: Identity, extra_procs: int = 0, *, cgroup_bound: bool = True
+) -> list[str]:
     """``prlimit`` options for the limits (soft CPU = cpu_s, hard = cpu_s + 1).
 
-    ``extra_procs``: processes the launcher itself keeps alive (bwrap's monitor and init)."""
+    ``extra_procs``: processes the launcher itself keeps alive (bwrap's monitor and init).
+    ``cgroup_bound``: a cgroup caps the job's total memory; without one, RLIMIT_NPROC is cut
+    to :data:`FALLBACK_NPROC` so that the total is at most that many times RLIMIT_AS."""
     cpu = max(1, math.ceil(limits.cpu_s))
-    nproc = limits.pids + extra_procs
+    nproc = (limits.pids if cgroup_bound else min(limits.pids, FALLBACK_NPROC)) + extra_procs
     if not ident.private:
         nproc += sum(1 for _ in pids_of(os.getuid()))
     return [
@@ -152,15 +261,97 @@ def rlimit_args(limits: Limits, ident: Identity, extra_procs: int = 0) -> list[s
     ]
 
 
-class _Tail:
-    """Keeps the last ``cap`` bytes written and counts all of them."""
+@dataclass
+class _Run:
+    """One job's sandbox state: what :meth:`_Run.finish` must undo."""
 
-    def __init__(self, cap: int) -> None:
+    ident: Identity
+    workdir: str = ""
+    mounted: bool = False  # the work dir is a tmpfs we mounted
+    group: cgroup.JobCgroup | None = None
+    fds: list[int] = field(default_factory=list)
+    cmd: list[str] = field(default_factory=list)
+    cwd: str = ""
+    env: dict[str, str] = field(default_factory=dict)
+    switch: bool = False  # Popen itself switches to the job's uid (no setpriv in the chain)
+    ready: bytes = b""  # marker the launcher prints before the exec ("" = no launcher)
+
+    def kill_all(self, pgid: int | None = None) -> bool:
+        """Kill every process of the job (uid and cgroup); True when none is left."""
+        done = kill_identity(self.ident, pgid)  # True for a shared uid: nothing it can tell
+        return self.group.kill() and done if self.group is not None else done
+
+    def launch(self, cmd: list[str], ns: tuple[str, ...], scratch: int) -> list[str]:
+        """Prefix ``cmd`` with the launcher: ``unshare <ns>`` -> ``sh`` (join the cgroup, mount
+        the private scratch dirs, print :data:`READY`) -> ``setpriv`` (drop to the uid)."""
+        steps = [f"echo $$ > {shlex.quote(p)}" for p in self.group.procs] if self.group else []
+        if "--mount" in ns:
+            assert MOUNT is not None
+            steps.append(f"{MOUNT} -a -T {shlex.quote(scratch_fstab(scratch))}")
+        if not steps and not ns:
+            self.switch = self.ident.private
+            return cmd
+        drop: list[str] = []
+        if self.ident.private and SETPRIV is not None and os.geteuid() == 0:
+            drop = _drop(self.ident.uid, self.ident.gid)
+        self.switch = self.ident.private and not drop
+        prefix: list[str] = []
+        if ns:
+            prop = ["--propagation", "private"] if "--mount" in ns else []
+            assert UNSHARE is not None
+            prefix = [UNSHARE, *ns, *prop, "--"]
+        if not steps:
+            return [*prefix, *drop, *cmd]
+        self.ready = READY
+        script = " && ".join([*steps, "printf 'synth-sandbox-ready\\n'", 'exec "$@"'])
+        return [*prefix, SH, "-c", script, "sh", *drop, *cmd]
+
+    def finish(self) -> None:
+        """Remove everything the job had (its processes are already dead). Idempotent."""
+        _close_fds(self.fds)
+        self.fds = []
+        if self.group is not None:
+            with contextlib.suppress(OSError):
+                self.group.remove()
+            self.group = None
+        if self.workdir:
+            remove_workdir(self.workdir, self.mounted)
+            self.workdir = ""
+        sweep_files(self.ident)
+        release_identity(self.ident)
+
+    def memory_note(self) -> str:
+        """A stderr line naming an OOM kill by the cgroup ("" when there was none)."""
+        kills = self.group.oom_kills() if self.group is not None else 0
+        if not kills:
+            return ""
+        label = self.group.hierarchy.label if self.group else ""
+        return f"synth sandbox: {kills} process(es) killed at the {label} memory limit (out of memory)"
+
+
+class _Tail:
+    """Keeps the last ``cap`` bytes written and counts all of them. ``expect``: a prefix the
+    launcher prints first; it is stripped, and ``launched`` says whether it came."""
+
+    def __init__(self, cap: int, expect: bytes = b"") -> None:
         self.cap = cap
         self.buf = bytearray()
         self.total = 0
+        self.expect = expect
+        self.head = bytearray()
+        self.launched = not expect
 
     def add(self, data: bytes) -> None:
+        if self.expect:
+            self.head += data
+            if len(self.head) < len(self.expect) and self.expect.startswith(self.head):
+                return
+            if self.head.startswith(self.expect):
+                self.launched = True
+                data = bytes(self.head[len(self.expect) :])
+            else:
+                data = bytes(self.head)
+            self.expect, self.head = b"", bytearray()
         self.total += len(data)
         self.buf += data
         if len(self.buf) > self.cap:
@@ -171,42 +362,37 @@ class _Tail:
 
 
 class ProcessBackend:
-    """L1: rlimits + a private uid + an empty environment (see the module docstring)."""
+    """L1: rlimits + a private uid + a job cgroup + namespaces (see the module docstring)."""
 
     name = "process"
+    _extra_procs = 0  # processes the launch chain keeps besides the job's (bwrap: 2)
 
     def __init__(self) -> None:
         self._probe: tuple[bool, str] | None = None
 
+    @property
+    def memory_enforcement(self) -> str:
+        """"cgroup v2", "cgroup v1" or "rlimit (per process)": how a job's memory is capped."""
+        return cgroup.enforcement()
+
     # -- hooks for subclasses (bwrap) ------------------------------------------------------
-    def _stage(self, job: SandboxJob, workdir: str, ident: Identity) -> list[int]:
+    def _workdir_bytes(self, limits: Limits, staged: int) -> int | None:
+        """Size of the work dir tmpfs (None: a plain directory)."""
+        return workdir_bytes(limits, staged)
+
+    def _stage(self, job: SandboxJob, run: _Run) -> list[int]:
         """Put ``job.files`` where the job will see them; return fds to pass to the child."""
-        _write_files(Path(workdir), job.files, ident)
+        _write_files(Path(run.workdir), job.files, run.ident)
         return []
 
-    def _command(
-        self,
-        python: str,
-        job: SandboxJob,
-        limits: Limits,
-        workdir: str,
-        ident: Identity,
-        fds: list[int],
-    ) -> tuple[list[str], str]:
-        """(argv to execute, cwd). The job sees ``workdir`` as its cwd."""
+    def _command(self, python: str, job: SandboxJob, limits: Limits, run: _Run) -> list[str]:
+        """argv to execute (with ``run.launch``); the job sees ``run.workdir`` as its cwd."""
         if PRLIMIT is None:
             raise RuntimeError("prlimit (util-linux) is missing: apt-get install -y util-linux")
-        cmd = [PRLIMIT, *rlimit_args(limits, ident), "--", python, *PYTHON_FLAGS, *job.argv]
-        if self._drops_privileges(ident):
-            assert UNSHARE is not None
-            prefix = [UNSHARE, "--net", f"--setgid={ident.gid}", f"--setuid={ident.uid}", "--"]
-            cmd = prefix + cmd
-        return cmd, workdir
-
-    def _drops_privileges(self, ident: Identity) -> bool:
-        """True when the command itself switches to the job's uid (``unshare --net`` as root:
-        a private network namespace with only a downed loopback), so Popen must not."""
-        return ident.private and netns_available()
+        limited = rlimit_args(limits, run.ident, cgroup_bound=run.group is not None)
+        cmd = [PRLIMIT, *limited, "--", python, *PYTHON_FLAGS, *job.argv]
+        ns = namespaces() if run.ident.private else ()
+        return run.launch(cmd, ns, scratch_bytes(limits))
 
     def _returncode(self, returncode: int) -> int:
         """The job's Popen-style return code from the launched command's."""
@@ -220,6 +406,7 @@ class ProcessBackend:
     def probe(self) -> tuple[bool, str]:
         if self._probe is None:
             reap_stale_workdirs()  # left by parents that were killed before their cleanup
+            cgroup.reap_stale()
             try:
                 job = SandboxJob(files={"p.py": "print(6 * 7)"}, argv=["p.py"])
                 res = self.run(job, Limits(wall_s=30, cpu_s=10))
@@ -235,7 +422,7 @@ class ProcessBackend:
     def run(self, job: SandboxJob, limits: Limits) -> RunResult:
         start = time.monotonic()
         try:
-            prepared = self._prepare(job, limits)
+            run = self._prepare(job, limits)
         except Exception as exc:
             return RunResult(
                 outcome=Outcome.SANDBOX_ERROR,
@@ -243,84 +430,68 @@ class ProcessBackend:
                 elapsed_s=time.monotonic() - start,
                 detail=f"could not prepare the sandbox: {type(exc).__name__}: {exc}",
             )
-        workdir, ident, cmd, cwd, env, fds = prepared
         try:
-            return self._execute(job, limits, cmd, cwd, env, ident, fds, start)
+            return self._execute(job, limits, run, start)
         finally:
-            _close_fds(fds)  # _execute has killed everything the job started
-            rmtree(workdir)
-            sweep_files(ident)
-            release_identity(ident)
+            run.finish()  # _execute has killed everything the job started
 
     def spawn(self, job: SandboxJob, limits: Limits) -> ProcessSession:
-        workdir, ident, cmd, cwd, env, fds = self._prepare(job, limits)
+        run = self._prepare(job, limits)
         try:
-            proc = self._popen(cmd, cwd, env, ident, fds)
+            proc = self._popen(run)
         except Exception:
-            rmtree(workdir)
-            release_identity(ident)
+            run.finish()
             raise
-        finally:
-            _close_fds(fds)
-        return ProcessSession(proc, ident, workdir, self._returncode)
+        _close_fds(run.fds)
+        run.fds = []
+        return ProcessSession(proc, run, self._returncode)
 
     # -- internals ------------------------------------------------------------------------
-    def _prepare(
-        self, job: SandboxJob, limits: Limits
-    ) -> tuple[str, Identity, list[str], str, dict[str, str], list[int]]:
-        ident = new_identity()
-        fds: list[int] = []
+    def _prepare(self, job: SandboxJob, limits: Limits) -> _Run:
+        run = _Run(new_identity())
         try:
-            python = find_interpreter(ident.private)
-            workdir = tempfile.mkdtemp(prefix="synth-sbx-")
-            if ident.private:
-                os.chown(workdir, ident.uid, ident.gid)
-            try:
-                fds = self._stage(job, workdir, ident)
-                cmd, cwd = self._command(python, job, limits, workdir, ident, fds)
-            except Exception:
-                _close_fds(fds)
-                rmtree(workdir)
-                raise
+            python = find_interpreter(run.ident.private)
+            staged = sum(len(t.encode("utf-8")) for t in job.files.values())
+            run.workdir, run.mounted = make_workdir(run.ident, self._workdir_bytes(limits, staged))
+            found = cgroup.detect()
+            if found is not None:
+                root_launcher = os.geteuid() == 0 and SETPRIV is not None
+                owner = run.ident.uid if run.ident.private and not root_launcher else None
+                pids = limits.pids + self._extra_procs
+                v1_pids = cgroup.needs_v1_pids(run.ident.private)
+                run.group = cgroup.JobCgroup.create(
+                    found, limits.memory_mb, pids, owner, v1_pids=v1_pids
+                )
+            run.fds = self._stage(job, run)
+            run.cmd = self._command(python, job, limits, run)
+            run.cwd = run.workdir
         except Exception:
-            release_identity(ident)
+            run.finish()
             raise
-        env = build_env(job, self._job_workdir(workdir))
-        return workdir, ident, cmd, cwd, env, fds
+        run.env = build_env(job, self._job_workdir(run.workdir))
+        return run
 
-    def _popen(
-        self, cmd: list[str], cwd: str, env: dict[str, str], ident: Identity, fds: list[int]
-    ) -> subprocess.Popen[bytes]:
-        switch = ident.private and not self._drops_privileges(ident)
+    def _popen(self, run: _Run) -> subprocess.Popen[bytes]:
+        switch = run.switch
         return subprocess.Popen(
-            cmd,
-            pass_fds=fds,
-            cwd=cwd,
-            env=env,
+            run.cmd,
+            pass_fds=run.fds,
+            cwd=run.cwd,
+            env=run.env,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,
             close_fds=True,
-            user=ident.uid if switch else None,
-            group=ident.gid if switch else None,
+            user=run.ident.uid if switch else None,
+            group=run.ident.gid if switch else None,
             extra_groups=[] if switch else None,
             umask=0o077,
         )
 
-    def _execute(
-        self,
-        job: SandboxJob,
-        limits: Limits,
-        cmd: list[str],
-        cwd: str,
-        env: dict[str, str],
-        ident: Identity,
-        fds: list[int],
-        start: float,
-    ) -> RunResult:
+    def _execute(self, job: SandboxJob, limits: Limits, run: _Run, start: float) -> RunResult:
         try:
-            proc = self._popen(cmd, cwd, env, ident, fds)
+            proc = self._popen(run)
         except Exception as exc:
             return RunResult(
                 outcome=Outcome.SANDBOX_ERROR,
@@ -329,19 +500,20 @@ class ProcessBackend:
                 detail=f"could not start the interpreter: {type(exc).__name__}: {exc}",
             )
         deadline = start + limits.wall_s
-        out, err = _Tail(limits.max_output_bytes), _Tail(limits.max_output_bytes)
+        out = _Tail(limits.max_output_bytes, run.ready)
+        err = _Tail(limits.max_output_bytes)
         cleaned: list[bool] = []  # set by _pump when it killed the leftovers at the main exit
         try:
-            state = _pump(
-                proc, job.stdin.encode("utf-8"), out, err, deadline, limits, ident, cleaned
-            )
+            state = _pump(proc, job.stdin.encode("utf-8"), out, err, deadline, limits,
+                          run.kill_all, cleaned)
         finally:
             if not cleaned or not cleaned[-1]:
-                kill_identity(ident, proc.pid)
+                run.kill_all(proc.pid)
         status, cpu = _reap(proc)
         status = self._returncode(status)
         elapsed = time.monotonic() - start
         stdout, stderr = out.text(), err.text()
+        note = run.memory_note()
 
         def result(
             outcome: Outcome, detail: str, code: int | None = None, sig: int | None = None
@@ -361,9 +533,15 @@ class ProcessBackend:
             which = "stdout" if out.total > limits.max_output_bytes else "stderr"
             detail = f"{which} exceeded {limits.max_output_bytes} bytes; killed"
             return result(Outcome.OUTPUT_OVERFLOW, detail)
+        if note:
+            outcome, code, sig, _ = classify_exit(status, stderr, memory_killed=True)
+            return result(Outcome.OOM, note.removeprefix("synth sandbox: "), code, sig)
         if state == "timeout":
             detail = f"wall-clock limit of {limits.wall_s:g}s exceeded; killed"
             return result(Outcome.TIMEOUT, detail, sig=signal.SIGKILL)
+        if not out.launched:
+            detail = f"the sandbox launcher failed before the job started: {stderr[-500:]}"
+            return result(Outcome.SANDBOX_ERROR, detail)
         outcome, code, sig, detail = classify_exit(status, stderr)
         if sig == signal.SIGKILL and cpu >= math.ceil(limits.cpu_s) - 0.05:
             outcome, detail = Outcome.TIMEOUT, f"CPU limit of {limits.cpu_s:g}s exceeded; killed"
@@ -400,7 +578,7 @@ def _pump(
     err: _Tail,
     deadline: float,
     limits: Limits,
-    ident: Identity,
+    kill_all: Callable[[int], bool],
     cleaned: list[bool],
 ) -> str:
     """Feed stdin and collect stdout/stderr until the job ends. Returns 'exited', 'timeout'
@@ -438,7 +616,7 @@ def _pump(
             events = sel.select(timeout=max(0.0, min(limit, 0.2 if pidfd is None else limit)))
             if pidfd is None and exited_at is None and proc.poll() is not None:
                 exited_at = time.monotonic()
-                cleaned.append(kill_identity(ident, proc.pid))
+                cleaned.append(kill_all(proc.pid))
             for key, _ in events:
                 fd = key.fd
                 if fd == pidfd:
@@ -446,7 +624,7 @@ def _pump(
                     exited_at = time.monotonic()
                     # The main process is gone: whatever it left behind dies now, so that
                     # an orphan holding the pipes cannot keep us waiting.
-                    cleaned.append(kill_identity(ident, proc.pid))
+                    cleaned.append(kill_all(proc.pid))
                 elif fd == stdin_fd:
                     try:
                         n = os.write(fd, view[:65536])
@@ -501,15 +679,14 @@ class ProcessSession:
     def __init__(
         self,
         proc: subprocess.Popen[bytes],
-        ident: Identity,
-        workdir: str,
+        run: _Run,
         decode: Callable[[int], int],
     ) -> None:
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         self._proc = proc
         self._decode = decode  # launcher return code -> the job's (bwrap: 128 + N -> -N)
-        self._ident = ident
-        self._workdir = workdir
+        self._run = run
+        self._expect = run.ready  # the launcher's marker, stripped from the first stdout bytes
         self._buf = bytearray()
         self._err: deque[bytes] = deque()
         self._err_len = 0
@@ -591,9 +768,24 @@ class ProcessSession:
                 if not data:
                     raise SessionError("worker closed its stdout (exited)")
                 self._buf += data
+                if self._expect:
+                    self._strip_ready()
+
+    def _strip_ready(self) -> None:
+        """Drop the launcher's marker; a worker whose launcher failed is a SessionError."""
+        head = bytes(self._buf[: len(self._expect)])
+        if not self._expect.startswith(head):
+            raise SessionError(f"the sandbox launcher failed: {self.stderr_tail()[-500:]}")
+        if len(head) == len(self._expect):
+            del self._buf[: len(self._expect)]
+            self._expect = b""
 
     def stderr_tail(self) -> str:
-        return b"".join(self._err).decode("utf-8", errors="replace")[-4000:]
+        """The last 4 KB of stderr, plus a line naming a kill at the cgroup memory limit
+        (so that ``classify_exit`` on the tail reports OOM)."""
+        tail = b"".join(self._err).decode("utf-8", errors="replace")[-4000:]
+        note = self._run.memory_note()
+        return f"{tail}\n{note}" if note else tail
 
     def returncode(self) -> int | None:
         code = self._proc.poll()
@@ -604,7 +796,7 @@ class ProcessSession:
             if self._closed:
                 return
             self._closed = True
-        kill_identity(self._ident, self._proc.pid)
+        self._run.kill_all(self._proc.pid)
         with contextlib.suppress(OSError):
             self._proc.kill()
         with contextlib.suppress(subprocess.TimeoutExpired):
@@ -617,6 +809,4 @@ class ProcessSession:
         with contextlib.suppress(OSError, ValueError):
             if self._proc.stderr is not None:
                 self._proc.stderr.close()
-        rmtree(self._workdir)
-        sweep_files(self._ident)
-        release_identity(self._ident)
+        self._run.finish()
