@@ -184,3 +184,76 @@ def cases_in_subprocess(
         env=env, capture_output=True, text=True, check=True,
     )
     return json.loads(done.stdout)
+
+
+# -- traces a sandbox job may leave on the host (adversarial gate tests) -------------------------
+
+HOST_SCRATCH_DIRS = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
+
+
+def host_names(needles: tuple[str, ...], dirs: tuple[str, ...] = HOST_SCRATCH_DIRS) -> list[str]:
+    """Entries of the host's world-writable dirs whose name contains one of ``needles``."""
+    found = []
+    for top in dirs:
+        try:
+            names = os.listdir(top)
+        except OSError:
+            continue
+        found += [os.path.join(top, n) for n in names if any(x in n for x in needles)]
+    return found
+
+
+def sysv_objects() -> set[tuple[str, int, int, int]]:
+    """(table, key, id, creator pid) of every System V IPC object in the host's namespace."""
+    found = set()
+    for table in ("shm", "sem", "msg"):
+        try:
+            lines = Path(f"/proc/sysvipc/{table}").read_text().splitlines()
+        except OSError:
+            continue
+        head = lines[0].split() if lines else []
+        for line in lines[1:]:
+            cols = dict(zip(head, line.split(), strict=False))
+            ident = cols.get("shmid") or cols.get("semid") or cols.get("msqid") or "-1"
+            creator = cols.get("cpid") or cols.get("lspid") or "0"
+            found.add((table, int(cols.get("key", "0")), int(ident), int(creator)))
+    return found
+
+
+def abstract_sockets(needle: str) -> list[str]:
+    """Abstract unix sockets of the host's network namespace whose name contains ``needle``."""
+    try:
+        lines = Path("/proc/net/unix").read_text().splitlines()[1:]
+    except OSError:
+        return []
+    return [line.split()[-1] for line in lines if needle in line and line.split()[-1][:1] == "@"]
+
+
+class HostWatch:
+    """Polls the host while a sandbox job runs: host scratch-dir entries named with one of
+    ``needles`` (seen at any moment, not only after the backend's cleanup), and the pids of
+    processes carrying ``marker`` (to attribute IPC objects to the job afterwards)."""
+
+    def __init__(self, marker: str, needles: tuple[str, ...], period_s: float = 0.05) -> None:
+        import threading
+
+        self.marker, self.needles, self.period_s = marker, needles, period_s
+        self.seen: set[str] = set()
+        self.pids: set[int] = set()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="host-watch", daemon=True)
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            self.seen.update(host_names(self.needles))
+            self.pids |= pids_with(self.marker)
+            self._stop.wait(self.period_s)
+
+    def __enter__(self) -> HostWatch:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+        self.seen.update(host_names(self.needles))
