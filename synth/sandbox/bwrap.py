@@ -11,9 +11,13 @@ user namespace; no setuid bwrap needed):
   host processes (a fresh ``/proc``), SysV IPC and POSIX message queues private to the job
   (gone with it), no nested user namespaces;
 * ``--die-with-parent --new-session --cap-drop ALL``;
-* a filesystem of read-only binds: ``/usr`` (and ``/bin``, ``/lib*``, ``/sbin`` as the host has
-  them: symlinks or read-only binds), the interpreter's prefix if it lives elsewhere;
-  nothing else of the host (no ``/etc``, ``/home``, ``/root``, ``/work``, ...);
+* a filesystem with **read access only to what the interpreter needs** (:func:`python_binds`,
+  computed once per interpreter): the interpreter binary, the shared libraries it and the
+  standard library's extension modules load (``ldd``), the directories on its ``sys.path``
+  under ``-s -S`` (the standard library and ``lib-dynload``) with any ``site-packages`` /
+  ``dist-packages`` inside them hidden, each bound read-only at its real path with the host's
+  symlinks (``/lib64``, ``python3 -> python3.11``, ...) recreated. No ``/etc``, ``/home``,
+  ``/root``, ``/work``, no rest of ``/usr``, no shell or other programs;
 * the root (bwrap's tmpfs) is remounted read-only at the end; ``/dev`` is bwrap's minimal
   device set (null, zero, full, random, urandom, tty, pts) remounted read-only, with a private,
   size-capped tmpfs at ``/dev/shm`` (``scratch_bytes(limits)``);
@@ -28,7 +32,7 @@ Verified here (Debian bookworm, kernel 6.x, running as root): bwrap 0.8.0 works 
 and as an unprivileged uid, because unprivileged user namespaces are enabled. When it does not
 work (not installed, user namespaces disabled, seccomp of an outer container), the probe's trial
 run fails, a one-line warning goes to stderr, and ``get_backend("auto")`` falls back to the
-process backend.
+process backend (with a louder warning).
 
 bwrap reports a job killed by signal N as exit status 128 + N; it is mapped back to the signal
 (so a job that calls ``sys.exit(137)`` is reported as killed by SIGKILL: acceptable).
@@ -39,7 +43,9 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import subprocess
 import sys
+from functools import lru_cache
 from pathlib import PurePosixPath
 
 from synth.sandbox.base import PYTHON_FLAGS, Limits, SandboxJob
@@ -52,15 +58,17 @@ from synth.sandbox.process import (
     workdir_bytes,
 )
 
-__all__ = ["JOB_DIR", "BwrapBackend"]
+__all__ = ["JOB_DIR", "BwrapBackend", "python_binds"]
 
 BWRAP = shutil.which("bwrap", path="/usr/bin:/bin:/usr/local/bin")
+LDD = shutil.which("ldd", path="/usr/bin:/bin")
 JOB_DIR = "/tmp"  # the work dir as the job sees it
+_HIDDEN = ("site-packages", "dist-packages")
 _warned = False
 
 
 def _root_binds() -> list[str]:
-    """Read-only view of the system's programs and libraries, as the host lays them out."""
+    """Fallback without ``ldd``: a read-only view of all of ``/usr`` and the top-level dirs."""
     args = ["--ro-bind", "/usr", "/usr"]
     for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
         if os.path.islink(top):
@@ -70,8 +78,94 @@ def _root_binds() -> list[str]:
     return args
 
 
+def _chain(path: str) -> tuple[list[tuple[str, str]], str]:
+    """The symlinks met while resolving ``path`` ((target, link) pairs, in order) and the
+    real path it ends at, so that the sandbox can recreate exactly that lookup."""
+    links: list[tuple[str, str]] = []
+    parts = PurePosixPath(os.path.normpath(path)).parts[1:]
+    current = "/"
+    todo = list(parts)
+    for _ in range(64):  # bound symlink loops
+        if not todo:
+            break
+        candidate = os.path.join(current, todo.pop(0))
+        if os.path.islink(candidate):
+            target = os.readlink(candidate)
+            links.append((target, candidate))
+            resolved = os.path.normpath(os.path.join(current, target))
+            todo = list(PurePosixPath(resolved).parts[1:]) + todo
+            current = "/"
+        else:
+            current = candidate
+    return links, current
+
+
+def _ldd(files: list[str]) -> set[str]:
+    """Absolute paths of the shared libraries ``files`` load (one ``ldd`` run for all)."""
+    assert LDD is not None
+    done = subprocess.run(
+        [LDD, *files], env={"PATH": "/usr/bin:/bin"}, capture_output=True, text=True, timeout=60
+    )
+    found: set[str] = set()
+    for raw in done.stdout.splitlines():
+        line = raw.strip()
+        if line.endswith(":"):
+            continue  # "file:" header when ldd lists several files
+        path = line.split("=>", 1)[-1].split("(", 1)[0].strip()
+        if path.startswith("/"):
+            found.add(path)
+    return found
+
+
+@lru_cache(maxsize=4)
+def python_binds(python: str) -> tuple[str, ...]:
+    """bwrap arguments that make ``python`` runnable with its standard library and nothing
+    else (see the module docstring). Without ``ldd``: the :func:`_root_binds` fallback."""
+    probe = "import sys\nfor p in sys.path:\n    print(p)"
+    done = subprocess.run(
+        [python, *PYTHON_FLAGS, "-c", probe],
+        env={"PATH": "/usr/bin:/bin"},
+        cwd="/",
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    if LDD is None:
+        return (*_root_binds(), *_interpreter_binds(python))
+    entries = [p for p in done.stdout.splitlines() if p.startswith("/") and os.path.exists(p)]
+    entries = [p for p in entries if os.path.basename(p) not in _HIDDEN]
+    found = sorted({_chain(p)[1] for p in entries if os.path.isdir(p)}, key=len)
+    dirs = [d for i, d in enumerate(found) if not any(d.startswith(o + "/") for o in found[:i])]
+    files = [python] + [p for p in entries if os.path.isfile(p)]
+    modules = [e.path for d in found for e in os.scandir(d) if e.name.endswith(".so")]
+    needed = files + sorted(_ldd([os.path.realpath(python), *modules]))
+
+    def inside(path: str) -> bool:
+        return any(path == d or path.startswith(d + "/") for d in dirs)
+
+    args: list[str] = []
+    for d in dirs:
+        args += ["--ro-bind", d, d]
+        for name in _HIDDEN:
+            if os.path.isdir(os.path.join(d, name)):
+                hidden = os.path.join(d, name)
+                args += ["--size", "4096", "--tmpfs", hidden, "--remount-ro", hidden]
+    done_paths: set[str] = set()
+    for path in needed:
+        links, real = _chain(path)
+        for target, link in links:
+            if link not in done_paths and not inside(link):
+                done_paths.add(link)
+                args += ["--symlink", target, link]
+        if real not in done_paths and not inside(real) and os.path.isfile(real):
+            done_paths.add(real)
+            args += ["--ro-bind", real, real]
+    return tuple(args)
+
+
 def _interpreter_binds(python: str) -> list[str]:
-    """Bind the interpreter's installation read-only when it is not under /usr."""
+    """Fallback: bind the interpreter's installation read-only when it is not under /usr."""
     real = os.path.realpath(python)
     if real.startswith("/usr/"):
         return []
@@ -141,8 +235,7 @@ class BwrapBackend(ProcessBackend):
             "--new-session",
             "--cap-drop",
             "ALL",
-            *_root_binds(),
-            *_interpreter_binds(python),
+            *python_binds(python),
             "--proc",
             "/proc",
             "--dev",

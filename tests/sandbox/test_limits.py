@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from helpers import assert_no_leftovers
+from helpers import assert_no_leftovers, require_backend
 
 import synth.sandbox as sandbox
 from synth.sandbox import cgroup, process
@@ -308,6 +308,49 @@ def test_nothing_is_written_outside_the_job(
     assert watch.polls > 10 and watch.seen == [], watch.seen
     assert not Path("/" + marker + "-out").exists()
     assert elapsed < 1.0 + SLACK_S
+    assert_clean(marker, cgroups_made)
+
+
+READS = """
+import json, os, sys
+out = {}
+for path in json.loads(sys.argv[2]):
+    try:
+        if os.path.isdir(path):
+            out[path] = sorted(os.listdir(path))
+        else:
+            out[path] = open(path).read(64)
+    except OSError as exc:
+        out[path] = type(exc).__name__
+import bz2, ctypes, decimal, hashlib, json, lzma, multiprocessing, sqlite3, ssl, zlib, asyncio
+import unittest, uuid, xml.etree.ElementTree, zoneinfo
+out["stdlib"] = str(sqlite3.connect(":memory:").execute("select 6*7").fetchone()[0])
+out["ssl"] = ssl.OPENSSL_VERSION.split()[0]
+out["usr/bin"] = sorted(os.listdir("/usr/bin"))
+out["/"] = sorted(os.listdir("/"))
+print(json.dumps(out))
+"""
+
+
+def test_bwrap_reads_only_what_the_interpreter_needs(cgroups_made: list[str]) -> None:
+    backend = require_backend("bwrap")
+    import json
+
+    import pydantic
+
+    site = str(Path(pydantic.__file__).resolve().parents[1])
+    secret = ["/work", "/etc/passwd", "/etc", "/root", site, "/usr/lib/python3/dist-packages",
+              "/usr/local/lib", "/usr/share", "/home", "/var"]
+    marker = f"synthread{secrets.token_hex(5)}"
+    res, elapsed = run_job(backend, READS, Limits(wall_s=20), marker, json.dumps(secret))
+    assert res.outcome is Outcome.PASSED, res
+    seen = json.loads(res.stdout)
+    for path in secret:
+        assert seen[path] == "FileNotFoundError", (path, seen[path])
+    assert seen["stdlib"] == "42" and seen["ssl"] == "OpenSSL"
+    assert all(name.startswith("python3") for name in seen["usr/bin"]), seen["usr/bin"]
+    assert set(seen["/"]) <= {"dev", "lib", "lib64", "proc", "tmp", "usr", "bin", "sbin"}
+    assert elapsed < 20
     assert_clean(marker, cgroups_made)
 
 
