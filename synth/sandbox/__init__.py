@@ -9,8 +9,10 @@ L3 ``synth.sandbox.docker`` (a container per job, when an engine answers). The t
 :mod:`~synth.sandbox.pool`.
 
 ``get_backend("auto")`` picks the strongest backend that passes its probe (docker, then bwrap,
-then process) and says which on stderr, once per process. A backend named explicitly that
-cannot run raises :class:`SandboxUnavailableError` with the reason.
+then process) and says which on stderr, once per process, with how job memory is capped
+(``memory: cgroup v1`` / ``cgroup v2`` / ``rlimit (per process)``); falling back to the process
+backend is a line starting with ``WARNING:``. A backend named explicitly that cannot run raises
+:class:`SandboxUnavailableError` with the reason.
 """
 
 from __future__ import annotations
@@ -112,10 +114,25 @@ def get_backend(name: str = "auto") -> Backend:
                 continue
             if not _announced:
                 _announced = True
-                why = f" (not available: {'; '.join(skipped)})" if skipped else ""
-                print(f"synth sandbox: using the {candidate} backend{why}", file=sys.stderr)
+                print(_notice(candidate, backend, skipped), file=sys.stderr)
             return backend
     raise SandboxUnavailableError("no sandbox backend can run here: " + "; ".join(skipped))
+
+
+def _notice(name: str, backend: Backend, skipped: list[str]) -> str:
+    """The one-line choice notice; a loud WARNING when only the process backend is left."""
+    memory = getattr(backend, "memory_enforcement", "")
+    mode = f"memory: {memory}" if memory else ""
+    why = f" (not available: {'; '.join(skipped)})" if skipped else ""
+    if name == "process":
+        detail = "; ".join(
+            x for x in ("no filesystem isolation: jobs can read every world-readable file", mode) if x
+        )
+        return (
+            "WARNING: synth sandbox: falling back to the process backend, the weakest layer "
+            f"({detail}){why}"
+        )
+    return f"synth sandbox: using the {name} backend{f' ({mode})' if mode else ''}{why}"
 
 
 def close_backends() -> None:

@@ -409,6 +409,58 @@ def test_without_a_cgroup_the_process_count_is_small(
     assert_no_leftovers(marker)
 
 
+class _Fake:
+    def __init__(self, name: str, ok: bool, memory: str = "") -> None:
+        self.name, self.ok = name, ok
+        if memory:
+            self.memory_enforcement = memory
+
+    def probe(self) -> tuple[bool, str]:
+        return self.ok, "ok" if self.ok else f"{self.name} is missing"
+
+    def run(self, job: SandboxJob, limits: Limits) -> RunResult:
+        return RunResult(outcome=Outcome.PASSED, backend=self.name)
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("memory", ["rlimit (per process)", "cgroup v1"])
+def test_falling_back_to_the_process_backend_warns_loudly_and_names_the_memory_mode(
+    memory: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fakes = {
+        "docker": _Fake("docker", False),
+        "bwrap": _Fake("bwrap", False),
+        "process": _Fake("process", True, memory),
+    }
+    monkeypatch.setattr(sandbox, "_construct", lambda name: fakes[name])
+    monkeypatch.setattr(sandbox, "_instances", {})
+    monkeypatch.setattr(sandbox, "_failures", {})
+    monkeypatch.setattr(sandbox, "_announced", False)
+    assert sandbox.get_backend("auto") is fakes["process"]
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1, lines
+    line = lines[0]
+    assert line.startswith("WARNING:") and "process backend" in line
+    assert f"memory: {memory}" in line
+    assert "world-readable" in line and "bwrap is missing" in line
+
+
+def test_the_notice_names_the_memory_mode_of_a_strong_backend(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fakes = {"docker": _Fake("docker", False), "bwrap": _Fake("bwrap", True, "cgroup v2")}
+    monkeypatch.setattr(sandbox, "_construct", lambda name: fakes[name])
+    monkeypatch.setattr(sandbox, "_instances", {})
+    monkeypatch.setattr(sandbox, "_failures", {})
+    monkeypatch.setattr(sandbox, "_announced", False)
+    assert sandbox.get_backend("auto") is fakes["bwrap"]
+    err = capsys.readouterr().err
+    assert "synth sandbox: using the bwrap backend (memory: cgroup v2)" in err
+    assert "WARNING" not in err
+
+
 def test_the_memory_mode_is_reported_by_the_real_backends() -> None:
     for backend in (process.ProcessBackend(), sandbox.get_backend("process")):
         assert backend.memory_enforcement in ("cgroup v1", "cgroup v2", "rlimit (per process)")  # type: ignore[attr-defined]
