@@ -1,39 +1,53 @@
 """The in-container side of the docker backend (standard library only; Python >= 3.11).
 
-:mod:`synth.sandbox.docker` starts this file's source with ``python3 -s -S -B -c SOURCE MODE``
-through ``docker exec`` in a warm container, as the container's unprivileged user. It is never
-imported by the host except to read its source (and by tests).
+:mod:`synth.sandbox.docker` starts this file's source with ``python3 -I -S -B -c SOURCE MODE``
+(``-I``: neither the environment nor the current directory can change what it imports). It is
+never imported by the host except to read its source (and by tests).
+
+Who is who in a container (see :mod:`synth.sandbox.docker` for why)::
+
+    PID 1      "init"  starts as root, drops at once to uid/gid 65533 with no capabilities
+    runner     "serve" root (uid 0) holding only CAP_KILL, CAP_SETUID, CAP_SETGID, CAP_SETPCAP,
+                       bounding set emptied, non-dumpable; never runs job code
+    jobs               uid/gid 65534 ("nobody"), no capabilities at all, no-new-privileges
+
+A job can neither signal, ptrace, ``prlimit``, renice nor open the ``/proc/<pid>/fd`` of PID 1
+or the runner: the kernel allows all of those only to a process of the same uid (or one with
+CAP_KILL / CAP_SYS_PTRACE / CAP_SYS_RESOURCE / CAP_SYS_NICE), and the uids differ.
 
 Modes:
 
 ``init``
-    PID 1 of every sandbox container: reaps orphans (``SIGCHLD`` ignored, so the kernel reaps
-    them) and sleeps. It holds no state.
+    PID 1 of every sandbox container: drops to uid 65533, reaps orphans (``SIGCHLD`` ignored,
+    so the kernel reaps them) and sleeps. It holds no state.
 ``serve``
-    Runs jobs one after the other for the life of the container. Per job it reads a *payload*
-    from stdin (8-byte big-endian length, then JSON: files, argv, stdin, env, limits,
-    workdir), then:
+    The runner, started once per container by ``docker exec`` as root. It first empties its
+    capability bounding set (so nothing it starts can ever regain a capability) and checks
+    that it holds exactly the capabilities it needs. Then it reads a *payload* from stdin
+    (8-byte big-endian length, then JSON: files, argv, stdin, env, limits, workdir, session).
 
-    1. kills every other process of this uid in the container (``kill(-1, SIGKILL)``: atomic,
-       limited to the container's PID namespace; PID 1 is immune), checks that no earlier job
-       changed its own rlimits, nice value or affinity (else it answers ``tainted`` and exits),
-       and empties the writable directories and System V IPC, so nothing a previous job left
-       behind can touch this one;
-    2. writes the files into the fresh work dir ``/tmp/job-<id>`` (mode 0700);
-    3. runs ``python3 -s -S -B argv...`` there in a new session with rlimits (CPU, address
-       space, file size, open files), the given environment only, and a high OOM score;
-    4. feeds stdin, collects stdout/stderr with caps (tails kept) against the wall deadline,
-       kills everything when the main process exits, the deadline passes or a stream
-       overflows;
-    5. cleans up as in (1) and writes ONE JSON line (the report) to its stdout.
+    A *session* payload (a long-lived worker: the container is dedicated to it) makes the
+    runner drop to uid 65534, write the files and *replace itself* (``execve``) with the
+    job's interpreter, so the job's stdin/stdout are the exec stream.
 
-    It ends when its stdin closes. It is non-dumpable, so a job cannot ptrace it or open its
-    file descriptors through ``/proc``.
-``session``
-    Reads a payload, cleans up and writes the files as ``serve`` does, then *replaces itself*
-    (``execve``) with the job's interpreter, so the job's stdin/stdout are the exec stream.
-``cleanup``
-    Kill everything but PID 1 and empty the writable directories (used when a session ends).
+    Otherwise it runs jobs one after the other for the life of the container. Per job:
+
+    1. as root with CAP_KILL it kills every process in the container but PID 1 and itself
+       (``kill(-1, SIGKILL)``: atomic, limited to the container's PID namespace), so nothing
+       an earlier job started is alive; it checks that its own rlimits, nice value and
+       affinity are unchanged (else it answers ``tainted`` and exits);
+    2. a forked helper that has become uid 65534 (no other process of that uid exists now)
+       empties the writable directories and System V IPC, and writes the job's files into
+       the fresh work dir ``/tmp/job-<id>`` (mode 0700);
+    3. the job runs as uid/gid 65534 without supplementary groups: ``python3 -s -S -B argv...``
+       in a new session with rlimits (CPU, address space, file size, open files), the given
+       environment only, and a high OOM score;
+    4. the runner feeds stdin, collects stdout/stderr with caps (tails kept) against the wall
+       deadline, kills everything when the main process exits, the deadline passes or a
+       stream overflows;
+    5. it cleans up as in (1) and (2) and writes ONE JSON line (the report) to its stdout.
+
+    It ends when its stdin closes.
 """
 
 from __future__ import annotations
@@ -49,13 +63,27 @@ import struct
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from typing import Any
 
 PYTHON = "/usr/bin/python3"
 FLAGS = ("-s", "-S", "-B")
-WRITABLE_DIRS = ("/tmp", "/dev/shm", "/dev/mqueue", "/var/tmp", "/run/lock")
+JOB_UID = 65534  # "nobody": every job
+INIT_UID = 65533  # PID 1 after it dropped root: neither a job's uid nor the runner's
+WRITABLE_DIRS = ("/tmp", "/dev/shm", "/dev/mqueue")
 DRAIN_S = 1.0
 MB = 1024 * 1024
 OOM_FILES = ("/sys/fs/cgroup/memory/memory.oom_control", "/sys/fs/cgroup/memory.events")
+# Capability numbers (linux/capability.h) the runner keeps and needs.
+CAP_SETGID, CAP_SETUID, CAP_KILL, CAP_SETPCAP = 6, 7, 5, 8
+RUNNER_CAPS = (1 << CAP_KILL) | (1 << CAP_SETGID) | (1 << CAP_SETUID) | (1 << CAP_SETPCAP)
+PR_SET_DUMPABLE, PR_CAPBSET_DROP = 4, 24
+
+
+def _libc() -> Any:
+    import ctypes  # lazily: a job's interpreter never loads this module anyway
+
+    return ctypes.CDLL(None, use_errno=True)
 
 
 def oom_kills() -> int:
@@ -72,20 +100,82 @@ def oom_kills() -> int:
     return -1
 
 
-def kill_others() -> None:
-    """SIGKILL every process this uid may signal in the container, except us and PID 1."""
-    for _ in range(5):
+def kill_all() -> bool:
+    """SIGKILL every process we may signal in the container, except us and PID 1 (as the root
+    runner with CAP_KILL: every job process), and wait until they are gone (our own unreaped
+    children excepted: zombies run nothing). False if one outlived ~1 s (stuck in the kernel).
+
+    One ``kill(-1)`` is atomic (the kernel signals all under the task-list lock, and a fork in
+    flight fails): nothing can escape it by forking."""
+    for _ in range(2000):
         try:
             os.kill(-1, signal.SIGKILL)
-        except ProcessLookupError:
-            return
-        except PermissionError:
-            return
-        time.sleep(0.002)
+        except (ProcessLookupError, PermissionError):
+            return True
+        if not others_alive():
+            return True
+        time.sleep(0.0005)
+    return False
+
+
+def others_alive() -> bool:
+    """Is a process other than PID 1 and us alive (not a zombie) in the container?"""
+    me = os.getpid()
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) in (1, me):
+            continue
+        try:
+            with open(f"/proc/{name}/stat", encoding="ascii", errors="replace") as fh:
+                state = fh.read().rsplit(")", 1)[-1].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # gone meanwhile
+        except (OSError, IndexError):
+            return True  # cannot tell: assume the worst
+        if state not in ("Z", "X"):
+            return True
+    return False
+
+
+def caps(which: str = "CapEff") -> int:
+    """One capability set of this process, from /proc/self/status."""
+    with open("/proc/self/status", encoding="ascii") as fh:
+        for line in fh:
+            if line.startswith(which + ":"):
+                return int(line.split()[1], 16)
+    return -1
+
+
+def drop_bounding_set() -> None:
+    """Empty the capability bounding set (needs CAP_SETPCAP): whatever this process starts can
+    never hold a capability, even through a setuid or file-capability binary."""
+    import ctypes
+
+    libc = _libc()
+    for cap in range(64):
+        if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0:
+            if ctypes.get_errno() == 22:  # EINVAL: past the kernel's last capability
+                break
+            raise OSError(f"cannot drop capability {cap} from the bounding set")
+
+
+def become(uid: int) -> None:
+    """Drop root for good: no supplementary groups, real/effective/saved ids ``uid``. The kernel
+    clears every capability and makes us non-dumpable (fs.suid_dumpable) on the way."""
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    if os.getresuid() != (uid, uid, uid) or caps("CapPrm") != 0:
+        raise OSError(f"could not become uid {uid} without capabilities")
+
+
+def set_dumpable(flag: int) -> None:
+    """prctl(PR_SET_DUMPABLE): 0 hides our /proc entries and forbids ptrace."""
+    with contextlib.suppress(Exception):
+        _libc().prctl(PR_SET_DUMPABLE, flag, 0, 0, 0)
 
 
 def wipe_writable() -> None:
-    """Remove everything this uid can remove from the writable directories."""
+    """Remove everything from the writable directories (run as the job uid, who owns it all)."""
     for top in WRITABLE_DIRS:
         try:
             entries = list(os.scandir(top))
@@ -115,12 +205,7 @@ def _make_writable(top: str) -> None:
 def remove_sysv_ipc() -> None:
     """Remove the System V shared memory, semaphores and queues of the container's private IPC
     namespace (they outlive processes, hold memory and could carry data to the next job)."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-    except Exception:
-        return
+    libc = _libc()
     ipc_rmid = 0
     removers = {
         "shm": lambda i: libc.shmctl(i, ipc_rmid, None),
@@ -139,23 +224,48 @@ def remove_sysv_ipc() -> None:
                 remove(int(fields[1]))
 
 
-def clean() -> None:
-    """Kill every other process of this uid and remove what jobs left behind. Never raises."""
-    kill_others()
+def wipe() -> None:
+    """What a job may leave behind besides processes. Never raises."""
     for step in (wipe_writable, remove_sysv_ipc):
         with contextlib.suppress(Exception):
             step()
 
 
-def set_dumpable(flag: int) -> None:
-    """prctl(PR_SET_DUMPABLE): 0 hides our /proc entries and forbids ptrace by the job."""
-    try:
-        import ctypes
+def as_job_user(work: Callable[..., None], *args: Any) -> str | None:
+    """Run ``work(*args)`` in a forked child that has become the job uid; the error text, or
+    None when it worked. Called right after :func:`kill_all`, when no process of that uid is
+    alive to interfere with the child."""
+    rfd, wfd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover (child)
+        code = 0
+        try:
+            os.close(rfd)
+            become(JOB_UID)
+            work(*args)
+        except BaseException as exc:
+            code = 1
+            with contextlib.suppress(Exception):
+                os.write(wfd, f"{type(exc).__name__}: {exc}".encode()[:2000])
+        finally:
+            os._exit(code)
+    os.close(wfd)
+    chunks = []
+    while chunk := os.read(rfd, 4096):
+        chunks.append(chunk)
+    os.close(rfd)
+    _, status = os.waitpid(pid, 0)
+    if status == 0:
+        return None
+    return b"".join(chunks).decode("utf-8", "replace") or f"helper status {status}"
 
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(4, flag, 0, 0, 0)  # PR_SET_DUMPABLE = 4
-    except Exception:
-        pass
+
+def clean() -> bool:
+    """Kill every process but PID 1 and us, then remove what jobs left behind. Never raises;
+    False when a process could not be killed or the wipe failed (the container must go)."""
+    if not kill_all():
+        return False
+    return as_job_user(wipe) is None
 
 
 def read_payload() -> dict:
@@ -179,6 +289,7 @@ def _read_exact(n: int) -> bytes:
 
 
 def write_files(workdir: str, files: dict[str, str]) -> None:
+    os.umask(0o077)
     os.mkdir(workdir, 0o700)
     for name, text in files.items():
         if name.startswith("/") or ".." in name.split("/"):
@@ -190,8 +301,13 @@ def write_files(workdir: str, files: dict[str, str]) -> None:
             fh.write(text)
 
 
+def wipe_and_write(workdir: str, files: dict[str, str]) -> None:
+    wipe()
+    write_files(workdir, files)
+
+
 def set_limits(limits: dict) -> None:
-    """rlimits for the job (called in the child, or before execve in a session)."""
+    """rlimits for the job (called in the child as the job uid, or before execve in a session)."""
     cpu = max(1, int(-(-float(limits["cpu_s"]) // 1)))
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     mem = int(limits["memory_mb"]) * MB
@@ -204,6 +320,12 @@ def set_limits(limits: dict) -> None:
     set_dumpable(1)  # /proc/self is ours again (execve would do it too, but we write to it now)
     with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as fh:
         fh.write("1000")  # the OOM killer takes the job, not the runner
+
+
+def enter_job(workdir: str, limits: dict) -> None:
+    """In the job's child, already the job uid: its work dir (root may not search it), rlimits."""
+    os.chdir(workdir)
+    set_limits(limits)
 
 
 class Tail:
@@ -257,7 +379,7 @@ def pump(
                 if fd == pidfd:
                     sel.unregister(fd)
                     exited_at = time.monotonic()
-                    kill_others()  # orphans holding the pipes die with the main process
+                    kill_all()  # orphans holding the pipes die with the main process
                 elif fd == stdin_fd:
                     try:
                         n = os.write(fd, view[:65536])
@@ -294,13 +416,16 @@ def run_job(payload: dict) -> dict:
     limits = payload["limits"]
     workdir = payload["workdir"]
     start = time.monotonic()
-    clean()
+    if not kill_all():
+        return {"state": "setup_error", "error": "a process of an earlier job did not die"}
     oom_before = oom_kills()
+    error = as_job_user(wipe_and_write, workdir, payload["files"])
+    if error is not None:
+        clean()
+        return {"state": "setup_error", "error": f"writing the job's files: {error}"}
     try:
-        write_files(workdir, payload["files"])
         proc = subprocess.Popen(
             [PYTHON, *FLAGS, *payload["argv"]],
-            cwd=workdir,
             env=payload["env"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -308,7 +433,10 @@ def run_job(payload: dict) -> dict:
             start_new_session=True,
             close_fds=True,
             umask=0o077,
-            preexec_fn=lambda: set_limits(limits),
+            user=JOB_UID,
+            group=JOB_UID,
+            extra_groups=[],
+            preexec_fn=lambda: enter_job(workdir, limits),  # runs after the uid change
         )
     except Exception as exc:
         clean()
@@ -317,9 +445,7 @@ def run_job(payload: dict) -> dict:
     out, err = Tail(cap), Tail(cap)
     deadline = start + float(limits["wall_s"])
     state = pump(proc, payload["stdin"].encode("utf-8"), out, err, deadline, cap)
-    kill_others()
-    with contextlib.suppress(OSError):
-        os.kill(proc.pid, signal.SIGKILL)
+    kill_all()
     try:
         _, status, usage = os.wait4(proc.pid, 0)
         returncode = os.waitstatus_to_exitcode(status)
@@ -328,8 +454,8 @@ def run_job(payload: dict) -> dict:
         returncode, cpu = -signal.SIGKILL, 0.0
     elapsed = time.monotonic() - start
     oom_after = oom_kills()
-    clean()
     return {
+        "clean": clean(),
         "state": state,
         "returncode": returncode,
         "cpu_s": cpu,
@@ -343,11 +469,12 @@ def run_job(payload: dict) -> dict:
 
 
 def start_session(payload: dict) -> None:
-    clean()
+    """Become the job: drop to the job uid, write the files, execve (never returns)."""
+    kill_all()
+    become(JOB_UID)
     workdir = payload["workdir"]
-    write_files(workdir, payload["files"])
+    wipe_and_write(workdir, payload["files"])
     os.chdir(workdir)
-    os.umask(0o077)
     with contextlib.suppress(PermissionError):  # docker exec may have made us a group leader
         os.setsid()
     set_limits(payload["limits"])
@@ -355,27 +482,71 @@ def start_session(payload: dict) -> None:
 
 
 def init() -> None:
+    if os.geteuid() == 0:  # the container starts as root only so that the runner may be root
+        drop_bounding_set()
+        become(INIT_UID)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps orphans for us
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # Python's KeyboardInterrupt handler: gone
-    # No other handler: PID 1 of a namespace ignores every signal it does not handle, so a job
-    # (same uid) cannot stop the container; the host removes it with SIGKILL from outside.
+    # No other handler: PID 1 of a namespace ignores every signal it does not handle, and a job
+    # (another uid) may not signal it anyway; the host removes the container from outside.
     while True:
         signal.pause()
 
 
 def fingerprint() -> tuple:
-    """What a job of the same uid could change about us without ptrace (prlimit, renice,
-    affinity). A change means an earlier job tampered with the runner."""
+    """What another process could change about us without ptrace (prlimit, renice, affinity).
+    A job cannot (other uid, no capabilities): a change would mean the isolation broke."""
     names = sorted(n for n in dir(resource) if n.startswith("RLIMIT_"))
     limits = tuple(resource.getrlimit(getattr(resource, n)) for n in names)
     return limits, os.getpriority(os.PRIO_PROCESS, 0), sorted(os.sched_getaffinity(0))
 
 
-def serve(payload: dict) -> int:
+def privileges_problem() -> str | None:
+    """Why this runner cannot keep jobs away from itself, or None when it can."""
+    if os.geteuid() != 0:
+        return f"the runner runs as uid {os.geteuid()}, not root (container user must be 0:0)"
+    have = caps("CapEff")
+    if have & RUNNER_CAPS != RUNNER_CAPS:
+        return (
+            f"the runner lacks capabilities (effective {have:#x}, needs {RUNNER_CAPS:#x}: "
+            "KILL, SETUID, SETGID, SETPCAP)"
+        )
+    if have & ~RUNNER_CAPS:
+        return f"the runner has more capabilities than it needs ({have:#x})"
+    try:
+        drop_bounding_set()
+    except OSError as exc:
+        return str(exc)
+    if caps("CapBnd") != 0:
+        return "the capability bounding set could not be emptied"
+    return None
+
+
+def serve() -> int:
     """Run jobs one after the other, one JSON report line each, until stdin closes."""
+    problem = privileges_problem()
     baseline = fingerprint()
+    try:
+        payload = read_payload()
+    except EOFError:
+        return 0  # a spare container that was never used
+    except Exception as exc:
+        sys.stdout.write(json.dumps({"state": "setup_error", "error": f"bad payload: {exc}"}))
+        return 2
     while True:
-        kill_others()
+        if problem is not None and payload.get("session"):
+            sys.stderr.write(f"sandbox session setup failed: {problem}\n")
+            return 2
+        if problem is not None:
+            sys.stdout.write(json.dumps({"state": "setup_error", "error": problem}) + "\n")
+            sys.stdout.flush()
+            return 2
+        if payload.get("session"):
+            try:
+                start_session(payload)
+            except Exception as exc:  # execve did not happen
+                sys.stderr.write(f"sandbox session setup failed: {type(exc).__name__}: {exc}\n")
+                return 2
         if fingerprint() != baseline:
             sys.stdout.write('{"state": "tainted"}\n')
             sys.stdout.flush()
@@ -395,27 +566,11 @@ def main(argv: list[str]) -> int:
     if mode == "init":
         init()
         return 0
+    if mode != "serve":
+        sys.stderr.write(f"usage: runner init|serve (got {mode!r})\n")
+        return 2
     set_dumpable(0)
-    if mode == "cleanup":
-        clean()
-        sys.stdout.write('{"state": "clean"}\n')
-        return 0
-    if mode not in ("serve", "session"):
-        sys.stderr.write(f"usage: runner init|serve|session|cleanup (got {mode!r})\n")
-        return 2
-    try:
-        payload = read_payload()
-    except Exception as exc:
-        sys.stdout.write(json.dumps({"state": "setup_error", "error": f"bad payload: {exc}"}))
-        return 2
-    if mode == "serve":
-        return serve(payload)
-    try:
-        start_session(payload)
-    except Exception as exc:  # execve did not happen
-        sys.stderr.write(f"sandbox session setup failed: {type(exc).__name__}: {exc}\n")
-        return 2
-    return 0
+    return serve()
 
 
 if __name__ == "__main__":

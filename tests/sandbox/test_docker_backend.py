@@ -2,6 +2,7 @@
 
 Skipped (loudly) only when no Docker engine answers or the SDK is missing; any other probe
 failure (e.g. the image was not built) is a test failure, so CI cannot skip by accident.
+The attacks on PID 1 and the runner, isolation units, spares and /dev/shm: test_docker_units.py.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from synth.sandbox.docker import (
     BUILD_SCRIPT,
     LABEL,
     OWNER_LABEL,
+    RUNNER_CAPS,
     DockerBackend,
     _process_start_time,
     default_image,
@@ -31,9 +33,10 @@ from synth.sandbox.docker import (
 
 pytestmark = pytest.mark.docker
 
-# memory_mb and pids (the container-level limits) as the probe's trial run: one warm container.
+# memory_mb and pids (the container-level limits) as the probe's trial run: its spares serve.
 LIMITS = Limits(wall_s=10, cpu_s=10, max_output_bytes=200_000)
 SLACK_S = 4.0
+UNIT = "sha256-of-some-code"  # jobs that may share a warm container
 
 
 def _usable(backend: DockerBackend) -> None:
@@ -57,15 +60,16 @@ def shared() -> Iterator[DockerBackend]:
 
 @pytest.fixture
 def fresh() -> Iterator[DockerBackend]:
-    """A backend of its own (exact container bookkeeping)."""
+    """A backend of its own (exact container bookkeeping); nothing of it is left afterwards."""
     backend = DockerBackend()
     _usable(backend)
     yield backend
     backend.close()
+    assert backend.engine_containers() == []
 
 
-def job(code: str, stdin: str = "", **env: str) -> SandboxJob:
-    return SandboxJob(files={"main.py": code}, argv=["main.py"], stdin=stdin, env=env)
+def job(code: str, stdin: str = "", unit: str = "", **env: str) -> SandboxJob:
+    return SandboxJob(files={"main.py": code}, argv=["main.py"], stdin=stdin, env=env, unit=unit)
 
 
 def container_exists(backend: DockerBackend, cid: str) -> bool:
@@ -76,6 +80,16 @@ def container_exists(backend: DockerBackend, cid: str) -> bool:
     except docker.errors.NotFound:
         return False
     return True
+
+
+def container_running(backend: DockerBackend, cid: str) -> bool:
+    """Does anything still run in it? (Used containers are stopped at once, removed soon.)"""
+    import docker
+
+    try:
+        return bool(backend._client.api.inspect_container(cid)["State"]["Running"])
+    except docker.errors.NotFound:
+        return False
 
 
 def test_runs_a_program_with_stdin_stdout_and_exit_codes(shared: DockerBackend) -> None:
@@ -111,18 +125,20 @@ def test_job_files_argv_cwd_and_python(shared: DockerBackend) -> None:
 
 
 def test_wall_timeout_kills_and_recycles_the_container(fresh: DockerBackend) -> None:
-    assert fresh.run(job("print(1)"), LIMITS).outcome is Outcome.PASSED
+    assert fresh.run(job("print(1)", unit=UNIT), LIMITS).outcome is Outcome.PASSED
     (warm,) = fresh.live_containers()
     limits = Limits(wall_s=1.5, cpu_s=30)
     start = time.monotonic()
-    res = fresh.run(job("import os\nos.fork()\nwhile True:\n    pass"), limits)
+    res = fresh.run(job("import os\nos.fork()\nwhile True:\n    pass", unit=UNIT), limits)
     elapsed = time.monotonic() - start
     assert res.outcome is Outcome.TIMEOUT, res
     assert 1.5 <= elapsed <= 1.5 + SLACK_S
+    assert fresh.last_container() == warm
     assert warm not in fresh.live_containers()
-    assert not container_exists(fresh, warm)
+    assert not container_running(fresh, warm)
     assert fresh.stats["recycled"] == 1
-    assert fresh.run(job("print(2)"), LIMITS).stdout == "2\n"
+    assert fresh.run(job("print(2)", unit=UNIT), LIMITS).stdout == "2\n"
+    assert fresh.last_container() != warm
 
 
 def test_cpu_limit_is_a_timeout(shared: DockerBackend) -> None:
@@ -151,14 +167,14 @@ def test_cgroup_oom_kill_is_oom_and_recycles(fresh: DockerBackend) -> None:
         "print('survived')\n"
     )
     limits = Limits(wall_s=10, cpu_s=10, memory_mb=64, file_size_mb=256, pids=32)
-    before = set(fresh.live_containers())
-    assert fresh.run(job("print(1)"), limits).outcome is Outcome.PASSED
-    (warm,) = set(fresh.live_containers()) - before  # its own container (memory_mb differs)
-    res = fresh.run(job(code), limits)
+    assert fresh.run(job("print(1)", unit=UNIT), limits).outcome is Outcome.PASSED
+    (warm,) = fresh.live_containers()
+    res = fresh.run(job(code, unit=UNIT), limits)
     assert res.outcome is Outcome.OOM, res
     assert res.signal == 9 and "memory limit" in res.detail
     assert res.stdout == "filled\n"
-    assert not container_exists(fresh, warm)
+    assert fresh.last_container() == warm
+    assert not container_running(fresh, warm) and warm not in fresh.live_containers()
 
 
 def test_output_cap(shared: DockerBackend) -> None:
@@ -240,19 +256,25 @@ def test_read_only_root_non_root_no_capabilities(shared: DockerBackend) -> None:
 
 
 def test_container_configuration(shared: DockerBackend) -> None:
-    assert shared.run(job("pass"), LIMITS).outcome is Outcome.PASSED
-    cid = shared.live_containers()[0]
+    assert shared.run(job("pass", unit=UNIT), LIMITS).outcome is Outcome.PASSED
+    cid = shared.last_container()
+    assert cid in shared.live_containers()
     info = shared._client.api.inspect_container(cid)
     host = info["HostConfig"]
     assert host["NetworkMode"] == "none"
     assert host["ReadonlyRootfs"] is True
-    assert host["CapDrop"] == ["ALL"] and not host["CapAdd"]
+    # the runner's four capabilities; PID 1 drops them, jobs never have any (see the next test)
+    assert host["CapDrop"] == ["ALL"] and sorted(host["CapAdd"]) == sorted(RUNNER_CAPS)
+    assert not {"SYS_ADMIN", "CAP_SYS_ADMIN", "ALL"} & set(host["CapAdd"])
     assert host["SecurityOpt"] == ["no-new-privileges"]
     assert host["Privileged"] is False
     assert host["Memory"] == host["MemorySwap"] > 0
     assert host["PidsLimit"] > 0 and host["NanoCpus"] > 0
-    assert "/tmp" in host["Tmpfs"] and "noexec" in host["Tmpfs"]["/tmp"]
-    assert info["Config"]["User"] == "65534:65534"
+    assert host["IpcMode"] == "none"
+    for path in ("/tmp", "/dev/shm"):
+        assert {"noexec", "nosuid", "nodev"} <= set(host["Tmpfs"][path].split(","))
+        assert "size=" in host["Tmpfs"][path]
+    assert info["Config"]["User"] == "0:0"  # PID 1 drops to 65533 at once (next tests)
     assert info["Config"]["Labels"][LABEL] == "1"
     assert info["Mounts"] == [] and not host["Binds"]
     assert not any("docker.sock" in str(m) for m in info["Mounts"])
@@ -263,15 +285,21 @@ def test_environment_has_no_secrets(shared: DockerBackend, monkeypatch: pytest.M
     canary = f"sk-canary-{secrets.token_hex(8)}"
     monkeypatch.setenv("OPENAI_API_KEY", canary)
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", canary)
-    code = "import os\nprint(sorted(os.environ))\nprint(open('/proc/1/environ', 'rb').read())"
-    res = shared.run(job(code, EXTRA="given"), LIMITS)
+    code = (
+        "import os\nprint(sorted(os.environ))\n"
+        "try:\n    print(open('/proc/1/environ', 'rb').read())\n"
+        "except OSError as exc:\n    print('denied', type(exc).__name__)\n"
+    )
+    res = shared.run(job(code, unit=UNIT, EXTRA="given"), LIMITS)
+    assert res.outcome is Outcome.PASSED, res
     assert canary not in res.stdout + res.stderr
     names = ast.literal_eval(res.stdout.splitlines()[0])
     assert set(names) == {
         "PATH", "LANG", "LC_ALL", "PYTHONIOENCODING", "PYTHONDONTWRITEBYTECODE", "HOME",
         "TMPDIR", "EXTRA",
     }  # fmt: skip
-    cid = shared.live_containers()[0]
+    assert res.stdout.splitlines()[1] == "denied PermissionError"  # PID 1 is another uid
+    cid = shared.last_container()
     assert canary not in str(shared._client.api.inspect_container(cid)["Config"])
 
 
@@ -284,16 +312,17 @@ def test_warm_reuse_and_isolation_between_jobs(fresh: DockerBackend) -> None:
         f"'{marker}'], start_new_session=True)\n"
         "print(os.getcwd())\n"
     )
-    r1 = fresh.run(job(first), LIMITS)
+    r1 = fresh.run(job(first, unit=UNIT), LIMITS)
     assert r1.outcome is Outcome.PASSED, r1
+    warm = fresh.last_container()
     second = "import os\nprint(sorted(os.listdir('/tmp')))\nprint(os.getcwd())\n"
-    r2 = fresh.run(job(second), LIMITS)
+    r2 = fresh.run(job(second, unit=UNIT), LIMITS)
     assert r2.outcome is Outcome.PASSED, r2
     listing, cwd2 = r2.stdout.splitlines()
     assert listing == f"[{os.path.basename(cwd2)!r}]"  # only its own work dir
     assert cwd2 != r1.stdout.strip()
-    assert fresh.stats["created"] == 1 and fresh.stats["reused"] >= 2  # probe + 2 jobs
-    assert len(fresh.live_containers()) == 1
+    assert fresh.last_container() == warm and fresh.stats["reused"] == 1
+    assert fresh.live_containers() == [warm]
     host_procs = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
     assert marker not in host_procs
 
@@ -302,13 +331,15 @@ def test_recycled_after_max_runs() -> None:
     backend = DockerBackend(max_runs=3)
     _usable(backend)
     try:
-        seen = set()
+        seen = []
         for _ in range(4):
-            assert backend.run(job("pass"), LIMITS).outcome is Outcome.PASSED
-            seen.update(backend.live_containers())
-        assert len(seen) == 2 and backend.stats["recycled"] == 1
+            assert backend.run(job("pass", unit=UNIT), LIMITS).outcome is Outcome.PASSED
+            seen.append(backend.last_container())
+        assert seen[0] == seen[1] == seen[2] != seen[3]
+        assert backend.stats["recycled"] == 1
     finally:
         backend.close()
+    assert backend.engine_containers() == []
 
 
 def test_leftovers_of_dead_owners_removed_at_start_up(shared: DockerBackend) -> None:
@@ -340,10 +371,13 @@ def test_leftovers_of_dead_owners_removed_at_start_up(shared: DockerBackend) -> 
 def test_close_removes_containers() -> None:
     backend = DockerBackend()
     _usable(backend)
-    assert backend.run(job("pass"), LIMITS).outcome is Outcome.PASSED
-    ids = backend.live_containers()
+    assert backend.run(job("pass", unit=UNIT), LIMITS).outcome is Outcome.PASSED
+    ids = backend.live_containers() + backend.spare_containers()
+    start = time.monotonic()
     backend.close()
+    assert time.monotonic() - start < 15
     assert ids and not any(container_exists(backend, cid) for cid in ids)
+    assert backend.engine_containers() == []
     after = backend.run(job("pass"), LIMITS)
     assert after.outcome is Outcome.SANDBOX_ERROR and "closed" in after.detail
 
@@ -381,7 +415,8 @@ def test_session_for_the_warm_pool(fresh: DockerBackend) -> None:
         session.close()
     ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
     assert marker not in ps  # the session's stray child was killed at close
-    assert len(fresh.live_containers()) == 1  # the container went back to the pool
+    assert not container_running(fresh, session.container_id)  # its own, gone with it
+    assert fresh.live_containers() == []
     assert fresh.run(job("print('after')"), LIMITS).stdout == "after\n"
 
 
@@ -450,9 +485,11 @@ def test_rlimits_and_the_runner_is_out_of_reach(shared: DockerBackend) -> None:
 def test_concurrent_runs_use_separate_containers(fresh: DockerBackend) -> None:
     code = "import time, os\ntime.sleep(0.5)\nprint(sorted(os.listdir('/tmp')))"
     results = []
+    used = set()
 
     def work() -> None:
-        results.append(fresh.run(job(code), LIMITS))
+        results.append(fresh.run(job(code, unit=UNIT), LIMITS))
+        used.add(fresh.last_container())
 
     threads = [threading.Thread(target=work) for _ in range(3)]
     for t in threads:
@@ -461,7 +498,7 @@ def test_concurrent_runs_use_separate_containers(fresh: DockerBackend) -> None:
         t.join()
     assert [r.outcome for r in results] == [Outcome.PASSED] * 3, results
     assert all(len(eval_list(r.stdout)) == 1 for r in results)  # nobody saw another's files
-    assert len(fresh.live_containers()) == 3
+    assert len(used) == 3 and sorted(fresh.live_containers()) == sorted(used)
 
 
 def eval_list(text: str) -> list[str]:
@@ -471,43 +508,56 @@ def eval_list(text: str) -> list[str]:
 
 
 def test_a_dead_warm_container_is_replaced(fresh: DockerBackend) -> None:
+    assert fresh.run(job("pass", unit=UNIT), LIMITS).outcome is Outcome.PASSED
     (warm,) = fresh.live_containers()
     fresh._remove(warm)  # e.g. the engine restarted behind our back
-    res = fresh.run(job("print('still fine')"), LIMITS)
+    res = fresh.run(job("print('still fine')", unit=UNIT), LIMITS)
     assert res.outcome is Outcome.PASSED and res.stdout == "still fine\n", res
     assert warm not in fresh.live_containers()
 
 
 def test_a_job_cannot_stop_its_container(fresh: DockerBackend) -> None:
-    (warm,) = fresh.live_containers()
     code = (
         "import os, signal\n"
         "for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGUSR1, signal.SIGKILL):\n"
-        "    os.kill(1, sig)\n"
-        "print('sent')\n"
+        "    try:\n"
+        "        os.kill(1, sig)\n"
+        "        print('SENT', sig)\n"
+        "    except PermissionError:\n"
+        "        print('denied')\n"
     )
-    res = fresh.run(job(code), LIMITS)
-    assert res.outcome is Outcome.PASSED and res.stdout == "sent\n", res
-    again = fresh.run(job("print('alive')"), LIMITS)
-    assert again.stdout == "alive\n"
-    assert fresh.live_containers() == [warm] and fresh.stats["created"] == 1
-
-
-def test_a_job_that_relimits_the_runner_cannot_harm_the_next_job(fresh: DockerBackend) -> None:
+    res = fresh.run(job(code, unit=UNIT), LIMITS)
+    assert res.outcome is Outcome.PASSED and res.stdout == "denied\n" * 5, res
     (warm,) = fresh.live_containers()
+    again = fresh.run(job("print('alive')", unit=UNIT), LIMITS)
+    assert again.stdout == "alive\n"
+    assert fresh.live_containers() == [warm] == [fresh.last_container()]
+
+
+def test_a_job_cannot_relimit_the_runner_nor_harm_the_next_job(fresh: DockerBackend) -> None:
     code = (
         "import os, resource\n"
         "runner = os.getppid()\n"
-        "resource.prlimit(runner, resource.RLIMIT_NOFILE, (8, 8))\n"
-        "resource.prlimit(runner, resource.RLIMIT_CPU, (1, 1))\n"
-        "os.setpriority(os.PRIO_PROCESS, runner, 19)\n"
-        "print('tampered')\n"
+        "for name, call in (\n"
+        "    ('nofile', lambda: resource.prlimit(runner, resource.RLIMIT_NOFILE, (8, 8))),\n"
+        "    ('cpu', lambda: resource.prlimit(runner, resource.RLIMIT_CPU, (1, 1))),\n"
+        "    ('nice', lambda: os.setpriority(os.PRIO_PROCESS, runner, 19)),\n"
+        "    ('affinity', lambda: os.sched_setaffinity(runner, {0})),\n"
+        "):\n"
+        "    try:\n"
+        "        call()\n"
+        "        print('TAMPERED', name)\n"
+        "    except PermissionError:\n"
+        "        print('denied', name)\n"
     )
-    res = fresh.run(job(code), LIMITS)
-    assert res.outcome is Outcome.PASSED and res.stdout == "tampered\n", res
-    victim = fresh.run(job("print('unharmed')"), LIMITS)
+    res = fresh.run(job(code, unit=UNIT), LIMITS)
+    assert res.outcome is Outcome.PASSED, res
+    assert res.stdout.split() == ["denied", "nofile", "denied", "cpu", "denied", "nice",
+                                  "denied", "affinity"]  # fmt: skip
+    warm = fresh.last_container()
+    victim = fresh.run(job("print('unharmed')", unit=UNIT), LIMITS)
     assert victim.outcome is Outcome.PASSED and victim.stdout == "unharmed\n", victim
-    assert warm not in fresh.live_containers()  # the tainted container was replaced
+    assert fresh.last_container() == warm  # not tainted: the same container served it
 
 
 def test_nothing_a_job_leaves_reaches_the_next(fresh: DockerBackend) -> None:
@@ -521,18 +571,22 @@ def test_nothing_a_job_leaves_reaches_the_next(fresh: DockerBackend) -> None:
         "os.chmod('/tmp/deep/er', 0)\n"
         "os.chmod('/tmp/deep', 0)\n"
         "os.mkfifo('/tmp/fifo')\n"
+        "open('/dev/shm/left', 'w').write('x')\n"
+        "os.mkdir('/dev/shm/dir')\n"
         "print(len(open('/proc/sysvipc/shm').read().splitlines()) - 1)\n"
     )
-    first = fresh.run(job(leave), LIMITS)
+    first = fresh.run(job(leave, unit=UNIT), LIMITS)
     assert first.outcome is Outcome.PASSED and first.stdout == "1\n", first
+    warm = fresh.last_container()
     look = (
         "import os\n"
         "print(len(open('/proc/sysvipc/shm').read().splitlines()) - 1)\n"
         "print(sorted(os.listdir('/tmp')) == [os.path.basename(os.getcwd())])\n"
+        "print(os.listdir('/dev/shm'), os.listdir('/dev/mqueue'))\n"
     )
-    second = fresh.run(job(look), LIMITS)
-    assert second.outcome is Outcome.PASSED and second.stdout == "0\nTrue\n", second
-    assert fresh.stats["created"] == 1  # same container, cleaned
+    second = fresh.run(job(look, unit=UNIT), LIMITS)
+    assert second.outcome is Outcome.PASSED and second.stdout == "0\nTrue\n[] []\n", second
+    assert fresh.last_container() == warm  # same container, cleaned
 
 
 def test_image_has_no_setuid_programs_and_no_site_packages(shared: DockerBackend) -> None:
