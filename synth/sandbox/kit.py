@@ -146,6 +146,127 @@ def canonical(obj: Any) -> str:
 
 
 # ------------------------------------------------------------------------------------------
+# The guard: an audit hook that keeps the bootcamp away from the server it runs in
+# ------------------------------------------------------------------------------------------
+
+#: The standard-library modules a bootcamp may import (the static gate's allowlist); they are
+#: imported before the guard is armed, so that their own imports are already done.
+ALLOWED_MODULES = ("random", "math", "re", "itertools", "collections", "functools", "heapq",
+                   "bisect", "string", "fractions", "decimal", "json", "typing", "dataclasses",
+                   "statistics", "operator")
+_FRAME_ATTRS = frozenset({"gi_frame", "cr_frame", "ag_frame", "tb_frame", "f_back", "__code__",
+                          "__globals__", "__closure__", "__builtins__"})
+_SET_ATTRS = frozenset({"__code__", "__defaults__", "__kwdefaults__", "__closure__", "__bases__",
+                        "__class__", "__globals__", "__mro__"})
+_BLOCKED = ("sys._getframe", "sys._current_frames", "sys.settrace", "sys.setprofile",
+            "sys.addaudithook", "sys._getframemodulename", "gc.get_objects", "gc.get_referrers",
+            "gc.get_referents", "gc.freeze", "os.fork", "os.forkpty", "os.posix_spawn", "os.exec",
+            "os.spawn", "os.system", "os.kill", "os.killpg", "os.chdir", "os.chmod", "os.chown",
+            "os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.symlink", "os.link",
+            "os.truncate", "os.utime", "os.putenv", "os.unsetenv", "subprocess.Popen",
+            "_thread.start_new_thread", "signal.pthread_kill", "resource.setrlimit",
+            "marshal.loads", "pickle.find_class", "code.__new__", "function.__new__",
+            "object.__delattr__", "sys.monitoring.register_callback", "cpython.run_command")
+_BLOCKED_PREFIXES = ("ctypes.", "socket.", "shutil.", "mmap.", "winreg.", "_posixsubprocess")
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+
+
+class SandboxViolation(BaseException):
+    """Raised by the guard inside the bootcamp's call (a BaseException: ``except Exception``
+    in the bootcamp does not swallow it; every attempt is also recorded and reported)."""
+
+
+class _Guard:
+    """Installed before the candidate is imported (it cannot be removed: audit hooks are
+    permanent). While armed it refuses what a bootcamp never needs and an attacker does: frame
+    and code-object access, the garbage collector's object lists, processes, signals, files
+    other than reading the standard library and the job's own modules, sockets, ctypes, and
+    imports beyond the allowlist. Every refusal is recorded; the server reports them, and the
+    host turns them into a finding. The kit's own bookkeeping runs in ``trusted()`` blocks that
+    call no bootcamp code. In intern mode (auditing third-party libraries, which import what
+    they like) imports and reads are not restricted.
+    """
+
+    def __init__(self, roots: list[str], strict: bool) -> None:
+        self.roots = tuple(os.path.realpath(r) + os.sep for r in roots)
+        self.strict = strict
+        state = {"armed": False, "trusted": 0}
+        events: list[str] = []
+        allowed_imports = set(ALLOWED_MODULES)
+
+        def allowed_path(path: Any) -> bool:
+            try:
+                real = os.path.realpath(os.fsdecode(path)) if isinstance(path, str | bytes) else ""
+            except (TypeError, ValueError):
+                return False
+            return bool(real) and (real + os.sep).startswith(self.roots)
+
+        def hook(event: str, args: tuple[Any, ...]) -> None:
+            if not state["armed"] or state["trusted"]:
+                return
+            why = ""
+            if event == "object.__getattr__":
+                if len(args) > 1 and args[1] in _FRAME_ATTRS:
+                    why = f"reading {args[1]}"
+            elif event == "object.__setattr__":
+                if len(args) > 1 and args[1] in _SET_ATTRS:
+                    why = f"setting {args[1]}"
+            elif event in _BLOCKED or event.startswith(_BLOCKED_PREFIXES):
+                why = event
+            elif event == "open":
+                path = args[0] if args else None
+                mode = args[1] if len(args) > 1 else None
+                flags = args[2] if len(args) > 2 and type(args[2]) is int else 0
+                writing = (type(mode) is str and any(c in mode for c in "wax+")) or \
+                    bool(flags & _WRITE_FLAGS)
+                if type(path) is int:
+                    why = "opening a file descriptor"
+                elif writing or (self.strict and not allowed_path(path)):
+                    why = f"opening {str(path)[:80]}"
+            elif event in ("os.listdir", "os.scandir") and self.strict:
+                if args and not allowed_path(args[0]):
+                    why = f"listing {str(args[0])[:80]}"
+            elif event == "import" and self.strict:
+                name = str(args[0]) if args else ""
+                if name.split(".")[0] not in allowed_imports:
+                    why = f"importing {name[:80]}"
+            if why:
+                if len(events) < 20:
+                    events.append(why)
+                raise SandboxViolation(f"not allowed in a bootcamp: {why}")
+
+        self._state = state
+        self._events = events
+        self._allowed_imports = allowed_imports
+        sys.addaudithook(hook)
+
+    def allow_import(self, *names: str) -> None:
+        for name in names:
+            self._allowed_imports.add(name.split(".")[0])
+
+    def arm(self) -> None:
+        self._state["armed"] = True
+
+    def events(self) -> list[str]:
+        return list(self._events)
+
+    @contextlib.contextmanager
+    def trusted(self) -> Any:
+        self._state["trusted"] += 1
+        try:
+            yield
+        finally:
+            self._state["trusted"] -= 1
+
+
+_GUARD: _Guard | None = None
+
+
+def _trusted() -> Any:
+    return _GUARD.trusted() if _GUARD is not None else contextlib.nullcontext()
+
+
+# ------------------------------------------------------------------------------------------
 # Bounded calls
 # ------------------------------------------------------------------------------------------
 
@@ -165,10 +286,14 @@ def _on_alarm(signum: int, frame: Any) -> None:
 
 
 def _trace(exc: BaseException) -> str:
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
-        tb = tb.tb_next
-    text = "".join(traceback.format_exception(type(exc), exc, tb))
+    """The traceback without the kit's own frames. Frames are read in trusted mode, which runs
+    no bootcamp code; the exception's text (its ``__str__`` may be the bootcamp's) is not."""
+    with _trusted():
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
+            tb = tb.tb_next
+        lines = traceback.format_list(traceback.extract_tb(tb)) if tb is not None else []
+    text = "Traceback (most recent call last):\n" + "".join(lines) + _message(exc) + "\n"
     return text[-TRACE_CAP:]
 
 
@@ -230,42 +355,68 @@ def _seed_globals(seed: int) -> None:
             numpy.random.seed(seed % 2**32)
 
 
+def _functions(owner: Any) -> list[tuple[str, Any]]:
+    """The plain functions defined in a class dict (unwrapping class/static methods)."""
+    found = []
+    for name, value in list(vars(owner).items()):
+        fn = getattr(value, "__func__", value) if type(value) in (classmethod, staticmethod) \
+            else value
+        if type(fn) is type(_functions):
+            found.append((f"{owner.__name__}.{name}", fn))
+    return found
+
+
 class _Snapshot:
-    """Identity of the objects the scoring path relies on, taken at load time.
+    """Identity of the objects the scoring path relies on, taken when the snapshot is made.
 
-    :meth:`intact` is the per-call fast path (C-level identity comparison of every value, in
-    insertion order: a replaced, added, removed or re-added attribute changes it);
-    :meth:`changes` names what changed."""
+    Dicts are compared by the identity of every value in insertion order (a replaced, added,
+    removed or re-added attribute changes it); functions by their code, defaults, keyword
+    defaults and closure; classes by their MRO and metaclass. :meth:`intact` is the per-call
+    fast path, :meth:`changes` names what changed. Both run in trusted mode (reading a
+    function's ``__code__`` is refused to bootcamp code by the guard)."""
 
-    def __init__(self, dicts: list[tuple[str, Any]], codes: list[tuple[str, Any]]) -> None:
-        self.dicts = [(label, d, dict(d)) for label, d in dicts]
-        self.values = [(d, len(d), tuple(d.values())) for _, d, _ in self.dicts]
-        self.codes = [(label, fn, fn.__code__, fn.__defaults__) for label, fn in codes]
+    def __init__(self, dicts: list[tuple[str, Any]], codes: list[tuple[str, Any]],
+                 classes: list[Any] | None = None) -> None:
+        with _trusted():
+            self.dicts = [(label, d, dict(d)) for label, d in dicts]
+            self.values = [(d, len(d), tuple(d.values())) for _, d, _ in self.dicts]
+            self.codes = [(label, fn, fn.__code__, fn.__defaults__, fn.__kwdefaults__,
+                           fn.__closure__) for label, fn in codes]
+            self.classes = [(c, c.__mro__, type(c)) for c in classes or []]
 
     def intact(self) -> bool:
-        for live, size, values in self.values:
-            if len(live) != size or not all(map(operator.is_, live.values(), values)):
-                return False
-        return all(fn.__code__ is code and fn.__defaults__ is defaults
-                   for _, fn, code, defaults in self.codes)
+        with _trusted():
+            for live, size, values in self.values:
+                if len(live) != size or not all(map(operator.is_, live.values(), values)):
+                    return False
+            for _, fn, code, defaults, kwdefaults, closure in self.codes:
+                if (fn.__code__ is not code or fn.__defaults__ is not defaults
+                        or fn.__kwdefaults__ is not kwdefaults or fn.__closure__ is not closure):
+                    return False
+            return all(c.__mro__ is mro and type(c) is meta for c, mro, meta in self.classes)
 
     def changes(self) -> list[str]:
         if self.intact():
             return []
         found: list[str] = []
-        for label, live, seen in self.dicts:
-            if len(live) != len(seen) or list(live) != list(seen):
-                added = sorted(set(live) - set(seen))[:5]
-                removed = sorted(set(seen) - set(live))[:5]
-                found.append(f"{label}: attributes added {added} / removed {removed}")
-                continue
-            for key, value in seen.items():
-                if live.get(key, _MISSING) is not value:
-                    found.append(f"{label}.{key} was replaced")
-                    break
-        for label, fn, code, defaults in self.codes:
-            if fn.__code__ is not code or fn.__defaults__ is not defaults:
-                found.append(f"{label} had its code or defaults replaced")
+        with _trusted():
+            for label, live, seen in self.dicts:
+                if len(live) != len(seen) or list(live) != list(seen):
+                    added = sorted(set(live) - set(seen))[:5]
+                    removed = sorted(set(seen) - set(live))[:5]
+                    found.append(f"{label}: attributes added {added} / removed {removed}")
+                    continue
+                for key, value in seen.items():
+                    if live.get(key, _MISSING) is not value:
+                        found.append(f"{label}.{key} was replaced")
+                        break
+            for label, fn, code, defaults, kwdefaults, closure in self.codes:
+                if (fn.__code__ is not code or fn.__defaults__ is not defaults
+                        or fn.__kwdefaults__ is not kwdefaults or fn.__closure__ is not closure):
+                    found.append(f"{label} had its code, defaults or closure replaced")
+            for c, mro, meta in self.classes:
+                if c.__mro__ is not mro or type(c) is not meta:
+                    found.append(f"{c.__name__} had its bases or metaclass replaced")
         return found or ["an attribute was removed and added again"]
 
 
@@ -284,6 +435,7 @@ class Server:
         self.base_verify: Any = None
         self.shim: Any = None
         self.snapshot: _Snapshot | None = None
+        self.class_snapshot: _Snapshot | None = None
         self.instances: dict[int, Any] = {}
         self.next_handle = 1
         self.checker: Any = None
@@ -310,7 +462,7 @@ class Server:
             codes = [("BaseBootcamp.verify_score", self.base_verify.__func__)]
             extract = self.base.__dict__["extract_output"]
             codes.append(("BaseBootcamp.extract_output", extract.__func__))
-        snap_before = _Snapshot(contract_dicts, codes)
+        snap_before = _Snapshot(contract_dicts, codes, [self.base] if self.mode != "intern" else [])
         module = _bounded(importlib.import_module, (self.module_name,), 30.0)
         self.cls = find_bootcamp_class(module, self.base, self.class_name)
         info: dict[str, Any] = {"class": self.cls.__name__, "protocol": PROTOCOL,
@@ -323,10 +475,16 @@ class Server:
                 changed.append(f"{', '.join(overrides)} defines verify_score")
             if type(self.cls) is not type:
                 changed.append(f"{self.cls.__name__} has the metaclass {type(self.cls).__name__}")
+            if _GUARD is not None and _GUARD.events():
+                changed += [f"blocked at import: {e}" for e in _GUARD.events()]
             info["tampered"] = changed
-            class_dicts: list[tuple[str, Any]] = [(k.__name__, k.__dict__) for k in self.cls.__mro__
-                           if k is not self.base and k is not object]
-            self.snapshot = _Snapshot(contract_dicts + class_dicts, codes)
+            own = [k for k in self.cls.__mro__ if k is not self.base and k is not object]
+            class_dicts: list[tuple[str, Any]] = [(k.__name__, k.__dict__) for k in own]
+            # the contract is compared with its state BEFORE the import (an import-time change
+            # is reported at every call, not only in the handshake); the class with its own
+            self.snapshot = snap_before
+            self.class_snapshot = _Snapshot(class_dicts, [f for k in own for f in _functions(k)],
+                                            [self.cls, *own])
         info["defines"] = sorted({name for k in self.cls.__mro__
                                   if k is not self.base and k is not object
                                   for name in vars(k)} & _CONTRACT_NAMES)
@@ -443,9 +601,11 @@ class Server:
                 where, summary, trace = self.shim.SWALLOWED[0]
                 out["swallowed"] = {"where": where, "message": summary, "traceback": trace}
         else:
-            assert self.snapshot is not None
-            if not self.snapshot.intact():
-                out["tampered"] = self.snapshot.changes()
+            assert self.snapshot is not None and self.class_snapshot is not None
+            if not (self.snapshot.intact() and self.class_snapshot.intact()) or \
+                    (_GUARD is not None and _GUARD.events()):
+                out["tampered"] = (self.snapshot.changes() + self.class_snapshot.changes()
+                                   + [f"blocked: {e}" for e in (_GUARD.events() if _GUARD else [])])
             value = _bounded(self.base_verify.__func__, (self.cls, response, identity, fmt), limit)
         out["score"] = _score_value(value)
         if p.get("check_identity") and canonical(identity) != p.get("case_text"):
@@ -567,6 +727,8 @@ class _Channel:
 
     def __init__(self) -> None:
         self.out = os.dup(1)
+        st = os.fstat(self.out)
+        self.identity = (st.st_dev, st.st_ino)
         self.buf = bytearray()
         self.pending: list[bytes] = []
         self.pending_bytes = 0
@@ -603,9 +765,25 @@ class _Channel:
         data = b"".join(self.pending)
         self.pending.clear()
         self.pending_bytes = 0
+        st = os.fstat(self.out)
+        if (st.st_dev, st.st_ino) != self.identity:  # the bootcamp swapped the reply pipe
+            os._exit(70)
         view = memoryview(data)
         while view:
             view = view[os.write(self.out, view) :]
+
+
+def _arm_guard(here: str, module: str, mode: str) -> None:
+    """Pre-import the allowlist, install the guard and arm it (before the candidate runs)."""
+    global _GUARD
+    for name in ALLOWED_MODULES:
+        importlib.import_module(name)
+    if mode == "native":
+        importlib.import_module("synth.bootcamp")
+    stdlib = os.path.dirname(os.path.abspath(os.__file__))
+    _GUARD = _Guard([stdlib, here], strict=mode != "intern")
+    _GUARD.allow_import(module, "synth", "intern_shim", "bootcamp", "internbootcamp")
+    _GUARD.arm()
 
 
 def serve(argv: list[str]) -> int:
@@ -621,6 +799,9 @@ def serve(argv: list[str]) -> int:
     if "--shift-clock" in argv[3:]:
         _shift_clock()
     server = Server(module, class_name, mode)
+    handlers = {name[2:]: getattr(server, name) for name in dir(server) if name.startswith("m_")}
+    server.handlers = handlers
+    _arm_guard(here, module, mode)
     try:
         chan.send({"id": 0, "ok": server.load()})
     except _CallFailed as exc:
@@ -632,8 +813,6 @@ def serve(argv: list[str]) -> int:
                                     "message": _message(exc), "traceback": _trace(exc)}})
         chan.flush()
         return 0
-    handlers = {name[2:]: getattr(server, name) for name in dir(server) if name.startswith("m_")}
-    server.handlers = handlers
     while True:
         line = chan.read_line()
         if line is None:

@@ -332,7 +332,7 @@ class MethodServer:
         except SessionError as exc:
             return self._kill(self._died(exc, t0))
         got, reply = decode_reply(line)
-        if reply.kind == "protocol" or got != rid:
+        if reply.kind == "protocol" or type(got) is not int or got != rid:
             if reply.kind != "protocol":
                 reply = Reply(Outcome.ERROR, kind="protocol",
                               error=f"a reply for request {got!r:.40} where {rid} was expected")

@@ -334,7 +334,7 @@ class WorkerPool:
         pending = {task[2]: task for task in chunk}
         t0 = time.monotonic()
         failure: VerifyResult | None = None
-        data = b"B %d\n" % len(chunk) + b"".join(task[3] for task in chunk)
+        data = b"".join(task[3] for task in chunk)
         try:
             _send(session, data, self.call_timeout_s)
         except TimeoutError:
@@ -361,17 +361,22 @@ class WorkerPool:
                 break
             fast = _FAST_SCORE.fullmatch(line)
             if fast is not None:  # the kit's hot-path reply; validated like any other
-                req_id = int(fast.group(1))
-                if req_id not in pending:
-                    continue
+                req_id: Any = int(fast.group(1))
                 score, why = validate_score(float(fast.group(2)))
                 result = (VerifyResult(Outcome.PASSED, score) if score is not None else
                           VerifyResult(Outcome.ERROR, kind="invalid_score", error=why))
             else:
                 req_id, reply = decode_reply(line)
-                if type(req_id) is not int or req_id not in pending:
-                    continue  # a stale or forged line: ignore it
                 result = _verify_result(reply)
+            if type(req_id) is not int or req_id not in pending:
+                # Every line a worker writes answers a pending request; anything else (a second
+                # handshake, a forged or repeated reply) is a protocol violation: replace it.
+                failure = VerifyResult(
+                    outcome=Outcome.ERROR, kind="protocol", elapsed_s=time.monotonic() - t0,
+                    error="the worker wrote a line that answers no pending request "
+                    f"(request id {str(req_id)[:20]}): a protocol violation")
+                healthy = False
+                break
             result.elapsed_s = time.monotonic() - t0
             t0 = time.monotonic()
             # after a timeout or an OOM the interpreter may be in any state: replace it

@@ -26,6 +26,11 @@ Rules (``Violation.rule``):
 ``dynamic_attr``     ``getattr``/``setattr``/``delattr``/``hasattr`` (or ``operator``'s
                      ``attrgetter``/``methodcaller``) with a non-literal name
 ``monkeypatch``      assignment to an attribute of ``BaseBootcamp`` or of an imported module
+``introspection``    access to frames, code objects or the module table (``gi_frame``,
+                     ``tb_frame``, ``f_back``, ``_getframe``, ``modules`` ...), to a module the
+                     allowlist does not grant through another one (``dataclasses.sys``,
+                     ``random._os``), or to a private attribute of an imported module; also as
+                     a string constant naming such an attribute
 
 Mode ``"checker"`` lints an independent checker (a plain module with a top-level
 ``check(identity, answer)``, optionally ``solve`` and ``probes``): the same import allowlist
@@ -48,6 +53,7 @@ from pydantic import BaseModel, ConfigDict
 __all__ = [
     "ALLOWED_IMPORTS",
     "FORBIDDEN_NAMES",
+    "INTROSPECTION_ATTRS",
     "MAX_BYTES",
     "MAX_LINES",
     "REQUIRED_METHODS",
@@ -108,6 +114,22 @@ FORBIDDEN_NAMES: frozenset[str] = frozenset(
     }
 )
 _DYNAMIC_ATTR = frozenset({"getattr", "setattr", "delattr", "hasattr"})
+
+#: Attribute names that reach the interpreter's internals (frames, code, the module table) or
+#: a module the allowlist does not grant (``dataclasses.sys``, ``random._os``): flagged as an
+#: attribute and as a string constant (``getattr(g, "gi_frame")``).
+INTROSPECTION_ATTRS: frozenset[str] = frozenset(
+    {
+        "gi_frame", "gi_code", "gi_yieldfrom", "cr_frame", "cr_code", "cr_await", "ag_frame",
+        "ag_code", "tb_frame", "tb_next", "f_back", "f_globals", "f_locals", "f_builtins",
+        "f_code", "f_trace", "f_lasti", "co_code", "co_consts", "_getframe", "_current_frames",
+        "modules", "sys", "os", "_os", "posix", "builtins", "_bootstrap", "importlib", "gc",
+        "ctypes", "_ctypes", "subprocess", "_posixsubprocess", "signal", "_signal", "socket",
+        "_socket", "threading", "_thread", "io", "_io", "marshal", "pickle", "shutil", "mmap",
+        "resource", "fcntl", "select", "selectors", "inspect", "types", "weakref", "atexit",
+        "_sys", "_weakref", "_imp", "_warnings", "faulthandler", "tracemalloc",
+    }
+)
 
 #: Dunder attributes/names that are harmless and common in ordinary code.
 SAFE_DUNDERS: frozenset[str] = frozenset(
@@ -250,6 +272,16 @@ class _Linter(ast.NodeVisitor):
         if _DUNDER.match(node.attr) and node.attr not in SAFE_DUNDERS:
             hint = "; use type(obj) instead" if node.attr == "__class__" else ""
             self.add(node, "dunder", f"access to the attribute {node.attr!r} is not allowed{hint}")
+        elif node.attr in INTROSPECTION_ATTRS:
+            self.add(node, "introspection", f"access to the attribute {node.attr!r} reaches "
+                     "interpreter internals or a module outside the allowlist")
+        elif (
+            node.attr.startswith("_")
+            and isinstance(node.value, ast.Name)
+            and node.value.id in self.module_aliases
+        ):
+            self.add(node, "introspection", f"access to the private attribute {node.attr!r} of "
+                     f"the module {node.value.id!r}")
         self.generic_visit(node)
 
     def visit_Constant(self, node: ast.Constant) -> None:
@@ -257,6 +289,9 @@ class _Linter(ast.NodeVisitor):
             text = node.value
             if _DUNDER.match(text) and text not in SAFE_DUNDERS:
                 self.add(node, "dunder", f"the string {text!r} names a dunder attribute")
+            elif text in INTROSPECTION_ATTRS and text not in ("os", "io", "types", "modules"):
+                self.add(node, "introspection", f"the string {text!r} names interpreter "
+                         "internals or a module outside the allowlist")
             elif len(text) < 10_000 and _FORMAT_DUNDER.search(text):
                 self.add(node, "dunder", "a format-string field reaches a dunder attribute")
             elif len(text) < 10_000 and any(
