@@ -1,0 +1,231 @@
+"""Child-process half of tests/defects/test_subtle_corpus.py (plain CPython, never in pytest).
+
+Reads a JSON request on stdin -- {"root": DIR, "entries": [MANIFEST entries], "cases": N,
+"mode": "full" | "answers"} -- imports each bootcamp module and its checker from their files,
+and prints one JSON object: per module, how its checker's ``solve()`` fares under its own
+``check()``, and the witness of the planted defect that the manifest names (see README.md).
+Everything a witness needs is computed here; the test only asserts on the numbers.
+
+Usage: python _probe.py < request.json (the repository root on PYTHONPATH for synth.bootcamp).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import re
+import subprocess
+import sys
+import time
+import traceback
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from synth.bootcamp import BaseBootcamp
+
+SEED = 424242
+
+
+def load(path: Path, name: str) -> Any:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def bootcamp_class(module: Any) -> type[BaseBootcamp]:
+    found = [v for v in vars(module).values() if isinstance(v, type)
+             and issubclass(v, BaseBootcamp) and v is not BaseBootcamp]
+    assert len(found) == 1, f"{module.__name__}: {len(found)} bootcamp classes"
+    return found[0]
+
+
+def levels(cls: type[BaseBootcamp]) -> list[tuple[str, dict[str, Any]]]:
+    return list(cls.LEVELS.items()) or [("default", {})]
+
+
+def generate(cls: type[BaseBootcamp], total: int) -> list[tuple[str, str]]:
+    """``total`` cases spread over the levels, as (level, canonical JSON), generated in one
+    process from one instance per level (as a gate or trainer would)."""
+    lv = levels(cls)
+    per = max(1, -(-total // len(lv)))
+    out: list[tuple[str, str]] = []
+    for k, (name, params) in enumerate(lv):
+        inst = cls(seed=SEED + k, **params)
+        out += [(name, json.dumps(inst.case_generator(), sort_keys=True)) for _ in range(per)]
+    return out
+
+
+def last_block(response: str) -> str | None:
+    """What the contract calls the answer: the last <answer> block (BaseBootcamp's rule)."""
+    return BaseBootcamp.extract_output(response)
+
+
+def score(cls: type[BaseBootcamp], response: str, case: str) -> float:
+    return float(cls.verify_score(response, json.loads(case)))
+
+
+def mutants(answer: str) -> list[str]:
+    """Generic semantic mutants by the answer's shape (the checker's probes add task-aware ones)."""
+    out: list[str] = []
+    toks = answer.split()
+    nums = re.fullmatch(r"-?\d+", answer.strip())
+    if nums:
+        v = int(answer)
+        out += [str(-v), str(v + 1), str(v - 1), str(abs(v))]
+    try:
+        f = float(answer)
+        if math.isfinite(f):
+            out += [repr(-f), repr(f + 1e-3), repr(f * 1.01)]
+    except ValueError:
+        pass
+    out += [answer.swapcase(), answer.lower(), answer.upper(), "nan", "NaN", "inf", ""]
+    if len(toks) >= 2:
+        out += [" ".join(reversed(toks)), " ".join(sorted(toks)), " ".join(toks[:-1]),
+                " ".join(toks + toks[:1])]
+    return [m for m in dict.fromkeys(out) if m != answer]
+
+
+def candidates(checker: Any, case: dict[str, Any], ref: str) -> list[str]:
+    pool = [ref]
+    if hasattr(checker, "solve"):
+        pool.append(checker.solve(case))
+    if hasattr(checker, "probes"):
+        pool += list(checker.probes(case))
+    pool += mutants(ref)
+    return list(dict.fromkeys(pool))
+
+
+def responses(cls: type[BaseBootcamp], ref: str, pool: list[str]) -> list[str]:
+    wrap = cls.wrap_answer
+    out = [wrap(a) for a in pool]
+    for a in pool[1:8]:
+        out += [wrap(ref) + "\n" + wrap(a), wrap(a) + "\n" + wrap(ref)]
+    return out
+
+
+def scalars(value: Any) -> int:
+    """Number of scalar leaves of a JSON value (a size proxy blind to magnitudes)."""
+    if isinstance(value, dict):
+        return sum(scalars(v) for v in value.values())
+    if isinstance(value, list):
+        return sum(scalars(v) for v in value)
+    return 1
+
+
+def probe(root: Path, entry: dict[str, Any], n_cases: int, mode: str) -> dict[str, Any]:
+    name = entry["module"]
+    mod = load(root / entry["files"]["module"], "subtle_" + name.replace(".", "_"))
+    cls = bootcamp_class(mod)
+    witness = entry["witness"]
+    if mode == "answers":
+        cases = generate(cls, n_cases)
+        return {"answers": [cls.reference_answer(json.loads(c)) for _, c in cases]}
+    checker = load(root / entry["files"]["checker"], "checker_" + name.replace(".", "_"))
+    total = 200 if witness in ("two_valued", "rare", "capped") else n_cases
+    cases = generate(cls, total)
+    out: dict[str, Any] = {"cases": len(cases), "solve_rejected": [], "reference_rejected": 0,
+                           "solve_scored_below_1": 0, "disagreements": [], "disagree_lenient": 0,
+                           "disagree_strict": 0, "witness": None}
+    answers: list[str] = []
+    for li, (_level, case) in enumerate(cases):
+        ident = json.loads(case)
+        ref = cls.reference_answer(json.loads(case))
+        answers.append(ref)
+        if not checker.check(json.loads(case), ref):
+            out["reference_rejected"] += 1
+            if witness in ("reference", "rare") and out["witness"] is None:
+                out["witness"] = {"case": case, "answer": ref, "check": False,
+                                  "verify_score": score(cls, cls.wrap_answer(ref), case)}
+        if li >= n_cases:
+            continue
+        mine = checker.solve(json.loads(case))
+        if not checker.check(json.loads(case), mine):
+            out["solve_rejected"].append({"case": case, "answer": mine})
+        if score(cls, cls.wrap_answer(mine), case) < 1.0:
+            out["solve_scored_below_1"] += 1
+        if witness in ("lenient", "strict", "none"):
+            pool = candidates(checker, ident, ref)
+            for response in responses(cls, ref, pool):
+                got = score(cls, response, case)
+                said = last_block(response)
+                verdict = said is not None and bool(checker.check(json.loads(case), said))
+                if (got == 1.0) == verdict:
+                    continue
+                row = {"case": case, "response": response, "answer": said, "check": verdict,
+                       "verify_score": got}
+                side = "lenient" if got == 1.0 else "strict"
+                out["disagree_" + side] += 1
+                if witness == "none":
+                    out["disagreements"].append(row)
+                elif witness == side:
+                    out["witness"] = out["witness"] or row
+        elif witness == "purity" and out["witness"] is None:
+            before = json.dumps(ident, sort_keys=True)
+            r1 = cls.reference_answer(ident)
+            r2 = cls.reference_answer(ident)
+            s1 = cls.verify_score(cls.wrap_answer(r1), ident)
+            s2 = cls.verify_score(cls.wrap_answer(r1), ident)
+            after = json.dumps(ident, sort_keys=True)
+            if before != after or r1 != r2 or s1 != s2:
+                out["witness"] = {"case": before, "after": after, "references": [r1, r2],
+                                  "scores": [s1, s2]}
+    if witness == "rare":
+        out["rate"] = out["reference_rejected"] / len(cases)
+    if witness == "hashseed":
+        out["answers"] = answers
+    if witness == "two_valued":
+        counts = Counter(" ".join(a.split()) for a in answers)
+        top = counts.most_common(2)
+        out["top2_share"] = sum(n for _, n in top) / len(answers)
+        out["top_share"] = top[0][1] / len(answers)
+        out["values"] = dict(counts.most_common(6))
+        if out["top2_share"] >= 0.95:
+            out["witness"] = {"top": top, "cases": len(answers)}
+    if witness == "capped":
+        by: dict[str, list[int]] = {}
+        for level, case in cases:
+            by.setdefault(level, []).append(scalars(json.loads(case)))
+        names = [n for n, _ in levels(cls)]
+        size = {n: sum(v) / len(v) for n, v in by.items()}
+        out["size"] = size
+        a, b = names[-2], names[-1]
+        asked = [k for k, v in cls.LEVELS[b].items() if isinstance(v, int | float)
+                 and isinstance(cls.LEVELS[a].get(k), int | float) and v > cls.LEVELS[a][k]]
+        if asked and size[b] <= size[a] * 1.05:
+            out["witness"] = {"levels": [a, b], "size": [size[a], size[b]], "grown_params": asked}
+    ref_prog = entry["files"].get("reference")
+    if ref_prog:
+        render = cls.render_stdin  # type: ignore[attr-defined]
+        bad = []
+        for _level, case in cases[:12]:
+            run = subprocess.run([sys.executable, str(root / ref_prog)],
+                                 input=render(json.loads(case)), capture_output=True, text=True,
+                                 timeout=20)
+            said = run.stdout.strip()
+            if run.returncode != 0 or not checker.check(json.loads(case), said):
+                bad.append({"case": case, "stdout": run.stdout, "stderr": run.stderr[-500:]})
+        out["reference_program_rejected"] = bad
+    return out
+
+
+def main() -> None:
+    request = json.load(sys.stdin)
+    root = Path(request["root"])
+    report: dict[str, Any] = {}
+    for entry in request["entries"]:
+        start = time.perf_counter()
+        try:
+            res = probe(root, entry, int(request["cases"]), request.get("mode", "full"))
+        except Exception:  # report, do not stop the other modules
+            res = {"error": traceback.format_exc()[-3000:]}
+        res["seconds"] = round(time.perf_counter() - start, 3)
+        report[entry["module"]] = res
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    main()
