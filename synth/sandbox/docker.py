@@ -66,14 +66,14 @@ after a timeout, an OOM, any anomaly (runner silent, limits tampered with) and a
 ``max_runs`` jobs. Containers left behind by processes that are gone are removed at start-up
 (probe).
 
-Cost, measured on a shared 2-core VM (runc; medians of 25-30 runs, noisy by +-50%): a trivial
-one-shot ``run()`` took 32-44 ms before (one warm container shared by all code, a runner of
-the job's uid); now 14-18 ms in a unit's warm container (the runner no longer sleeps while the
-job's zombie is around), 24-46 ms for ``unit=""`` with a spare ready, and 150-250 ms when
-``unit=""`` jobs come faster than spares are made (starting a container costs ~250 ms).
-``spawn()`` to the first reply: 79-147 ms before, 21-40 ms now (the spare's runner is up);
-closing a session: 83-130 ms before (a cleanup exec), 95-120 ms now (the container is stopped
-at once and removed in the background).
+Cost, measured on a shared 2-core VM (runc; the earlier design and this one interleaved job by
+job, medians; in brackets: while other test suites loaded the machine to ~10): a trivial
+one-shot ``run()`` took 32 (58) ms before (one warm container for all code); now 16 (48) ms in
+a unit's warm container (the runner no longer sleeps while the job's zombie is around), 30
+(166) ms with ``unit=""`` jobs 1.5 s apart (a spare ready; not always under load), 150-250 ms
+when they come faster than spares are made (a container start costs ~250 ms). ``spawn()`` to the first reply: 112 (276) ms
+before, 21 (81) ms now (the spare's runner is up); closing a session: 85 (226) ms before (a
+cleanup exec), 74 (121) ms now (the container is stopped at once, removed in the background).
 
 Sessions: the runner of a spare receives a payload marked ``session``, drops to uid 65534 and
 ``execve``-s into the job, so its stdin/stdout ARE the exec stream; :class:`DockerSession`

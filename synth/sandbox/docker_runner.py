@@ -72,6 +72,7 @@ JOB_UID = 65534  # "nobody": every job
 INIT_UID = 65533  # PID 1 after it dropped root: neither a job's uid nor the runner's
 WRITABLE_DIRS = ("/tmp", "/dev/shm", "/dev/mqueue")
 DRAIN_S = 1.0
+KILL_WAIT_S = 2.0  # for the processes of a job to be gone after SIGKILL
 MB = 1024 * 1024
 OOM_FILES = ("/sys/fs/cgroup/memory/memory.oom_control", "/sys/fs/cgroup/memory.events")
 # Capability numbers (linux/capability.h) the runner keeps and needs.
@@ -103,11 +104,12 @@ def oom_kills() -> int:
 def kill_all() -> bool:
     """SIGKILL every process we may signal in the container, except us and PID 1 (as the root
     runner with CAP_KILL: every job process), and wait until they are gone (our own unreaped
-    children excepted: zombies run nothing). False if one outlived ~1 s (stuck in the kernel).
+    children excepted: zombies run nothing). False if one outlived 2 s (stuck in the kernel).
 
     One ``kill(-1)`` is atomic (the kernel signals all under the task-list lock, and a fork in
     flight fails): nothing can escape it by forking."""
-    for _ in range(2000):
+    deadline = time.monotonic() + KILL_WAIT_S
+    while time.monotonic() < deadline:
         try:
             os.kill(-1, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):

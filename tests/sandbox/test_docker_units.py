@@ -251,6 +251,35 @@ def test_attacks_on_pid1_and_the_runner_fail_and_later_results_are_unaltered(
     assert backend.stats["reused"] == 2
 
 
+def test_a_fork_storm_left_behind_is_gone_before_the_next_job(
+    make: Callable[..., DockerBackend],
+) -> None:
+    backend = make(spares=0)
+    marker = f"synthdkf{secrets.token_hex(6)}"
+    storm = (
+        "import os, sys, time\n"
+        "if os.fork() == 0:\n"
+        "    os.setsid()\n"
+        "    while True:\n"
+        "        try:\n"
+        "            if os.fork() == 0:\n"
+        f"                os.execv(sys.executable, [sys.executable, '-c', 'import time; time.sleep(60)', '{marker}'])\n"
+        "        except OSError:\n"
+        "            time.sleep(0.001)  # at the pids limit: keep trying\n"
+        "time.sleep(0.5)\n"
+        "print('left', len([p for p in os.listdir('/proc') if p.isdigit()]) > 10)\n"
+    )
+    limits = Limits(wall_s=10, cpu_s=10, pids=32)
+    res = timed_run(backend, job(storm, unit="u"), limits)
+    assert res.outcome is Outcome.PASSED and res.stdout == "left True\n", res
+    container = backend.last_container()
+    assert processes_with(marker) == []
+    look = "import os\nprint(len([p for p in os.listdir('/proc') if p.isdigit()]))\n"
+    res = timed_run(backend, job(look, unit="u"), limits)
+    assert res.outcome is Outcome.PASSED and res.stdout == "3\n", res  # PID 1, runner, itself
+    assert backend.last_container() == container
+
+
 def test_units_never_share_a_container(make: Callable[..., DockerBackend]) -> None:
     backend = make()
     start = time.monotonic()
