@@ -8,8 +8,11 @@ the trusted host (``synth.gate.suite``); nothing in them is parsed from the sand
 
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Collection
 from enum import StrEnum
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -23,6 +26,8 @@ __all__ = [
     "CheckReport",
     "CheckResult",
     "CheckStatus",
+    "differential_examples",
+    "render_differential",
 ]
 
 #: Every check of the suite, in the order it runs. "static" lints the source on the host; the
@@ -148,18 +153,118 @@ class CheckReport(BaseModel):
         """Checks that block acceptance, in suite order."""
         return [c for c in self.checks if not c.ok]
 
-    def feedback(self, max_chars: int = 6000) -> str:
-        """The failing checks as compact text for the revise prompt (bounded)."""
+    def feedback(self, max_chars: int = 6000, only: Collection[str] | None = None,
+                 voice: Literal["coder", "judge"] = "coder") -> str:
+        """The failing checks as compact text for the revise prompt (bounded). ``only`` keeps
+        the named checks, ``voice`` names whom the differential evidence addresses
+        (``only={"differential"}, voice="judge"``: the evidence shown to the checker's author).
+
+        A differential finding is rendered case by case -- the case, the answer, the verifier's
+        score, the independent checker's verdict, the reference and ``solve()`` answers, the
+        reference program's verdict where the oracle ran -- so a code model can act on it."""
         if self.passed:
             return "All hard checks passed."
         parts: list[str] = []
         for check in self.failing:
+            if only is not None and check.name not in only:
+                continue
             lines = [f"## {check.name}: {check.status.value} -- {check.reason}"]
-            for key, value in check.artifacts.items():
-                lines.append(f"{key}:\n```\n{_cap(value, 800, key in ('traceback', 'stderr'))}\n```")
+            if check.name == "differential" and "evidence" in check.artifacts:
+                lines.append(render_differential(check, self.get("oracle"), voice))
+            else:
+                for key, value in check.artifacts.items():
+                    lines.append(f"{key}:\n```\n{_cap(value, 800, key in ('traceback', 'stderr'))}\n```")
             parts.append("\n".join(lines))
         skipped = [c.name for c in self.checks if c.status is CheckStatus.SKIPPED and c.hard]
-        if skipped:
+        if skipped and only is None:
             parts.append("Not run because of the failures above or not applicable: "
                          + ", ".join(skipped))
         return _cap("\n\n".join(parts), max_chars)
+
+
+#: What each differential finding means, for the code model.
+_FINDING_TEXT = {
+    "reference_disagrees": "the independent checker rejects your reference_answer",
+    "verifier_too_lenient": "your verifier accepts an answer the independent checker rejects",
+    "verifier_too_strict": "your verifier rejects an answer the independent checker accepts",
+}
+_EXAMPLE_KEYS = frozenset({"answer", "case", "checker_says"})
+
+
+def differential_examples(evidence: str) -> list[tuple[str, dict[str, Any]]]:
+    """(finding, example) pairs of a differential ``evidence`` artifact. The artifact is JSON,
+    but may have been cut to the artifact cap: every example that survived whole is kept."""
+    try:
+        data = json.loads(evidence)
+    except ValueError:
+        data = None
+    if isinstance(data, dict):
+        return [(kind, ex) for kind, exs in data.items() if isinstance(exs, list)
+                for ex in exs if isinstance(ex, dict) and set(ex) >= _EXAMPLE_KEYS]
+    decoder = json.JSONDecoder()
+    kinds = [(m.start(), m.group(1)) for m in re.finditer(r'"(\w+)": \[', evidence)]
+    out: list[tuple[str, dict[str, Any]]] = []
+    pos = evidence.find("{", 1)
+    while pos >= 0:
+        try:
+            ex, end = decoder.raw_decode(evidence, pos)
+        except ValueError:
+            ex, end = None, pos + 1
+        if isinstance(ex, dict) and set(ex) >= _EXAMPLE_KEYS:
+            kind = next((k for at, k in reversed(kinds) if at < pos), "")
+            out.append((kind, ex))
+        pos = evidence.find("{", end)
+    return out
+
+
+def _said(value: Any) -> str:
+    return {True: "accepts it", False: "rejects it"}.get(value, "gave no verdict")
+
+
+#: How the evidence names each side: to the bootcamp's author, and to the checker's author.
+_VOICES = {
+    "coder": ("your verifier", "independent checker", "your reference_answer",
+              "the checker's own solve()"),
+    "judge": ("the bootcamp's verifier", "your checker", "the bootcamp's reference_answer",
+              "your solve()"),
+}
+
+
+def render_differential(check: CheckResult, oracle: CheckResult | None = None,
+                        voice: Literal["coder", "judge"] = "coder") -> str:
+    """The differential check's evidence as text a code model can act on, addressed to the
+    bootcamp's author (``coder``) or to the checker's author (``judge``)."""
+    verifier, checker, reference, solver = _VOICES[voice]
+    examples = differential_examples(check.artifacts.get("evidence", ""))
+    lines: list[str] = []
+    current = None
+    for n, (kind, ex) in enumerate(examples, 1):
+        if kind != current:
+            current = kind
+            lines.append(f"### {kind}: {_FINDING_TEXT.get(kind, kind)}" if voice == "coder"
+                         else f"### {kind}")
+        score = ex.get("verifier_score")
+        verdict = ("accepted" if score == 1.0 else "rejected") if isinstance(score, int | float) else "?"
+        lines += [
+            f"Example {n} (level {ex.get('level', '?')}; the answer came from: {ex.get('origin', '?')})",
+            f"  case (identity): {_cap(str(ex.get('case', '')), 600)}",
+            f"  answer judged: {_cap(repr(str(ex.get('answer', ''))), 300)}",
+        ]
+        if ex.get("response"):
+            lines.append(f"  full response scored: {_cap(repr(str(ex['response'])), 300)}")
+        lines += [
+            f"  {verifier}: score {score} ({verdict})",
+            f"  {checker}: {_said(ex.get('checker_says'))}",
+            f"  {reference}: {_cap(repr(str(ex.get('reference_answer', ''))), 300)}",
+        ]
+        if ex.get("solve_answer") is not None:
+            lines.append(f"  {solver}: {_cap(repr(str(ex['solve_answer'])), 300)}")
+    if not examples:
+        lines.append(f"evidence:\n```\n{_cap(check.artifacts.get('evidence', ''), 800)}\n```")
+    for key in ("checker_notes", "threshold"):
+        if check.artifacts.get(key):
+            lines.append(f"{key.replace('_', ' ')}: {check.artifacts[key]}")
+    if oracle is not None and oracle.status is not CheckStatus.SKIPPED:
+        lines.append(f"reference program (third voter), oracle check {oracle.status.value}: "
+                     f"{oracle.reason}")
+    return "\n".join(lines)
