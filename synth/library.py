@@ -82,6 +82,16 @@ class BootcampRecord(BaseModel):
     )
     review_reason: str | None = None
     created_at: str
+    checker_sha256: str | None = Field(
+        default=None, description="sha256 of the independent checker the bootcamp was compared with"
+    )
+    checker_path: str | None = Field(
+        default=None, description="path of that checker, relative to the library folder"
+    )
+    differential: dict[str, str | int | float | bool | None] | None = Field(
+        default=None, description="the differential check's verdict on the committed code, "
+        "and how the checker came about (judge model, round, regenerations, disputes)"
+    )
 
     @field_validator("name")
     @classmethod
@@ -97,7 +107,7 @@ class BootcampRecord(BaseModel):
             raise ValueError(f"source {v!r} must match {SOURCE_RE.pattern}")
         return v
 
-    @field_validator("module_path", "reference_program")
+    @field_validator("module_path", "reference_program", "checker_path")
     @classmethod
     def _check_relative(cls, v: str | None) -> str | None:
         if v is None:

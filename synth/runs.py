@@ -4,6 +4,9 @@
     runs/<run_id>/checkpoints.sqlite     LangGraph checkpoints, one thread per task
     runs/<run_id>/events.jsonl           every node step, LLM call and sandbox run
     runs/<run_id>/candidates/<task>/round_<k>_<i>.py and .check.json
+    runs/<run_id>/checkers/<task>/round_<k>.py and .json   the independent checker written
+                                         before round k's check (hash, origin, attempts);
+                                         verdicts.jsonl: its differential verdict per candidate
     runs/<run_id>/filter/<task>.json
     runs/<run_id>/transcripts/           request and response text of every model call
     runs/<run_id>/tasks/<task>.json      the task description as loaded
@@ -16,14 +19,18 @@ plus fields by kind):
 
     run_start   tasks, config_hash
     task_start  resumed
-    llm_call    LLMCallRecord fields: call_id, role (coder|solver), model, endpoint,
-                tag ("<task>|draft|<i>", "<task>|revise|<round>", "<task>|solve"), prompt_version,
+    llm_call    LLMCallRecord fields: call_id, role (coder|judge|solver), model, endpoint,
+                tag ("<task>|draft|<i>", "<task>|revise|<round>", "<task>|judge|<round>|<attempt>",
+                "<task>|solve"), prompt_version,
                 tokens_in, tokens_out, latency_s, cost_usd, attempts, ok, error_kind, error,
                 finish_reason
-    node        node (draft|check|revise|filter), elapsed_s, round; draft/revise: with_code,
-                failures (extraction/model failure kinds); check: passed
+    node        node (draft|judge|check|revise|filter), elapsed_s, round; draft/revise: with_code,
+                failures (extraction/model failure kinds); check: passed; judge: action
+    judge       action (generated|attempt_rejected|gave_up|no_examples|dispute|argument_ignored|
+                checker_broken), round, reason (initial|argued|format), checker_sha256, path,
+                problem, warning (set on the loud ones: the task goes on without a usable checker)
     sandbox     node=check, backend, passed, failing (check names), elapsed_s, round,
-                infrastructure_error
+                infrastructure_error, differential (status, finding, checker_sha256) or null
     filter      verdict, reason, pass_rate, answered, requested, stopped_early,
                 level_pass_rates, level_counts
     commit      name, pass_rate
@@ -65,6 +72,8 @@ class RunConfig(BaseModel):
     task_ids: list[str] | None = None
     coder: ModelSpec
     solver: ModelSpec
+    #: writes the independent checker; None = the coder's model and endpoint
+    judge: ModelSpec | None = None
     candidates: int = Field(default=2, ge=1, le=16)
     rounds: int = Field(default=3, ge=0, le=20)
     samples: int = Field(default=64, ge=1, le=4096)
@@ -81,8 +90,15 @@ class RunConfig(BaseModel):
     sandbox_slots: int = Field(default=2, ge=1, le=64)
     budget_usd: float | None = Field(default=None, ge=0.0)
 
+    @property
+    def judge_spec(self) -> ModelSpec:
+        """The judge role's model: its own when given, else the coder's."""
+        return self.judge or self.coder
+
     def hashed_part(self) -> dict[str, Any]:
         data = self.model_dump(mode="json")
+        if data.get("judge") is None:
+            data.pop("judge", None)  # the default: runs started before the judge role hash alike
         return {k: v for k, v in data.items() if k not in OPERATIONAL_KEYS}
 
     def config_hash(self) -> str:

@@ -118,6 +118,8 @@ def run_command(
     base_url: Annotated[str | None, typer.Option(help="Endpoint for both roles (default: OPENAI_BASE_URL).")] = None,
     coder_base_url: Annotated[str | None, typer.Option(help="Endpoint of the code model.")] = None,
     solver_base_url: Annotated[str | None, typer.Option(help="Endpoint of the solver model.")] = None,
+    judge_model: Annotated[str | None, typer.Option(help="Model that writes the independent checker (default: the code model).")] = None,
+    judge_base_url: Annotated[str | None, typer.Option(help="Endpoint of the judge model (default: --base-url / OPENAI_BASE_URL).")] = None,
     candidates: Annotated[int | None, typer.Option(help="Drafts per task, in parallel (default 2; 1 for the local model).")] = None,
     rounds: Annotated[int | None, typer.Option(help="Revision rounds after the draft (default 3; 1 for the local model).")] = None,
     samples: Annotated[int, typer.Option(help="K: solver attempts in the filter.")] = 64,
@@ -148,6 +150,10 @@ def run_command(
     coder, solver, use_local = resolve_models(
         model, coder_model, solver_model, base_url, coder_base_url, solver_base_url, dict(os.environ)
     )
+    judge = None  # None: the judge role uses the code model (and its endpoint)
+    if judge_model or judge_base_url:
+        judge = _spec(judge_model or coder.model, judge_base_url or base_url or os.environ.get("OPENAI_BASE_URL") or None,
+                      os.environ.get("OPENAI_API_KEY") or None, coder.model)
     timeout_s = request_timeout if request_timeout is not None else (900.0 if use_local else 180.0)
     if use_local:  # a smoke test: keep it to minutes on a laptop
         limit = limit if limit is not None else 3
@@ -160,13 +166,14 @@ def run_command(
     try:
         coder = coder.model_copy(update={"timeout_s": timeout_s})
         solver = solver.model_copy(update={"timeout_s": timeout_s})
+        judge = judge.model_copy(update={"timeout_s": timeout_s}) if judge else None
         ModelSpec.model_validate(coder.model_dump())
     except ValidationError as exc:
         raise fail(f"invalid --request-timeout: {exc.errors()[0]['msg']}") from None
     try:
         price_table = {k: Price.model_validate(v) for k, v in json.loads(prices.read_text()).items()} if prices else {}
         cfg = RunConfig(
-            source=source, path=str(path) if path else None, limit=limit, coder=coder, solver=solver,
+            source=source, path=str(path) if path else None, limit=limit, coder=coder, solver=solver, judge=judge,
             candidates=candidates, rounds=rounds, samples=samples, sandbox=sandbox,  # type: ignore[arg-type]
             library=str(library.resolve()), require_review=require_review, force=force,
             prices=price_table, concurrency=concurrency, llm_concurrency=llm_concurrency,
@@ -227,7 +234,7 @@ async def _run(run: Run, tasks: list[TaskDescription], coder: ModelSpec, solver:
     from synth.workflow.orchestrator import TaskOutcome, execute, ledger_sink
 
     llm = LLMClient(
-        {"coder": coder, "solver": solver}, prices=cfg.prices, max_concurrency=cfg.llm_concurrency,
+        {"coder": coder, "solver": solver, "judge": cfg.judge or coder}, prices=cfg.prices, max_concurrency=cfg.llm_concurrency,
         on_record=ledger_sink(run), transcript_dir=run.root / "transcripts",
     )
     started = time.monotonic()
