@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from langgraph.graph import END, START, StateGraph
 
-from synth.workflow import nodes
+from synth.workflow import judge, nodes
 from synth.workflow.state import TaskState, WorkflowContext
 
 
 def build_graph() -> StateGraph[TaskState, WorkflowContext, TaskState, TaskState]:
     g = StateGraph(TaskState, context_schema=WorkflowContext)
     g.add_node("draft", nodes.draft)
+    g.add_node("judge", judge.judge)
     g.add_node("check", nodes.check)
     g.add_node("revise", nodes.revise)
     g.add_node("filter", nodes.filter_node)

@@ -1,8 +1,10 @@
 """The nodes of a task's graph. Each is small, typed, and routes with ``Command``.
 
-    draft -> check -> filter -> commit
-               |  \\-> revise -> check ...
-               \\-> reject
+    draft -> judge -> check -> filter -> commit
+                        |  \\-> revise -> judge -> check ...
+                        \\-> reject
+
+The judge node (the independent checker) lives in :mod:`synth.workflow.judge`.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import os
 import re
 import time
 from pathlib import Path
@@ -26,7 +29,8 @@ from synth.library import LibraryError, find_bootcamp_class
 from synth.llm import LLMFailure
 from synth.runs import task_slug
 from synth.tasks import ReferenceProgram, TaskDescription, TaskKind
-from synth.workflow.state import Candidate, TaskState, WorkflowContext
+from synth.workflow.judge import CHECKER_MARK, checker_dir, parse_argument
+from synth.workflow.state import Candidate, CheckerInfo, TaskState, WorkflowContext
 
 CONTRACT_SOURCE = Path(synth.bootcamp.__file__).read_text(encoding="utf-8")
 
@@ -80,7 +84,7 @@ async def _ask_coder(
                          detail=exc.message[:500], prompt_version=version)
     ex = extract_code(res.text, res.finish_reason)
     return Candidate(round=rnd, index=index, code=ex.code, failure=ex.failure, detail=ex.detail,
-                     prompt_version=version)
+                     prompt_version=version, argument=parse_argument(res.text))
 
 
 def _reject(code: str, reason: str, **update: Any) -> Command[Any]:
@@ -90,7 +94,7 @@ def _reject(code: str, reason: str, **update: Any) -> Command[Any]:
 # -- nodes ----------------------------------------------------------------------------------
 
 
-async def draft(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command[Literal["check", "reject"]]:
+async def draft(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command[Literal["judge", "reject"]]:
     """Ask the code model for ``candidates`` modules in parallel."""
     ctx = runtime.context
     t0 = time.perf_counter()
@@ -116,7 +120,7 @@ async def draft(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command[
     if all((c.get("failure") or "").startswith("llm_") for c in cands):
         return _reject("llm_failure", f"every draft call failed: {cands[0].get('detail', '')[:200]}",
                        candidates=list(cands), round=0)
-    return Command(goto="check", update={"candidates": list(cands), "round": 0, "status": "running"})
+    return Command(goto="judge", update={"candidates": list(cands), "round": 0, "status": "running"})
 
 
 def _save_candidate(ctx: WorkflowContext, task: TaskDescription, c: Candidate) -> None:
@@ -136,6 +140,8 @@ async def check(
     t0 = time.perf_counter()
     task = _task(state)
     ref = _reference(task)
+    checker = state.get("checker")
+    with_checker: dict[str, Any] = {"checker": checker["code"]} if checker else {}
     checked: list[Candidate] = []
     for c in state.get("candidates", []):
         c = Candidate(**c)
@@ -143,7 +149,7 @@ async def check(
             async with ctx.sandbox_slots:
                 report: CheckReport = await asyncio.to_thread(
                     ctx.gate, c["code"] or "", reference=ref.code if ref else None,
-                    backend=ctx.backend, name=f"{task.id} round {c.get('round')}",
+                    backend=ctx.backend, name=f"{task.id} round {c.get('round')}", **with_checker,
                 )
             stem = f"round_{c.get('round', 0)}_{c.get('index', 0)}"
             path = ctx.run.candidate_dir(task.id) / f"{stem}.check.json"
@@ -157,10 +163,12 @@ async def check(
             c["feedback"] = report.feedback()
             c["infrastructure_error"] = report.infrastructure_error
             c["report_path"] = str(path.relative_to(ctx.run.root))
+            c["differential"] = _differential(ctx, task, c, report, checker)
+            c["differential_feedback"] = report.feedback(only={"differential"}, voice="judge")
             ctx.run.events.emit(
                 "sandbox", task.id, node="check", backend=report.backend, passed=report.passed,
                 failing=c["failing"], elapsed_s=report.timings.get("total_s"), round=c.get("round"),
-                infrastructure_error=report.infrastructure_error,
+                infrastructure_error=report.infrastructure_error, differential=c["differential"],
             )
         checked.append(c)
     prev = state.get("best")
@@ -191,18 +199,44 @@ async def check(
                    **update)
 
 
-async def revise(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command[Literal["check", "reject"]]:
-    """Show the code model its best candidate and the gate's evidence; get one revision."""
+def _differential(ctx: WorkflowContext, task: TaskDescription, c: Candidate, report: CheckReport,
+                  checker: CheckerInfo | None) -> dict[str, Any] | None:
+    """The differential verdict on one candidate (None without a checker), also appended to the
+    checker's ``verdicts.jsonl``; a checker the gate could not use is reported loudly."""
+    result = report.get("differential")
+    if checker is None or result is None:
+        return None
+    verdict = {"status": result.status.value, "finding": result.finding, "reason": result.reason,
+               "notes": result.artifacts.get("checker_notes"),
+               "checker_sha256": checker.get("sha256"), "checker_round": checker.get("round")}
+    line = json.dumps({"round": c.get("round"), "index": c.get("index"),
+                       "candidate_sha256": report.candidate_sha256, **verdict}, ensure_ascii=False)
+    with (checker_dir(ctx, task.id) / "verdicts.jsonl").open("a", encoding="utf-8") as fh:
+        fh.write(line + "\n")
+    if result.finding == "checker_broken":
+        ctx.run.events.emit("judge", task.id, action="checker_broken", round=c.get("round"),
+                            checker_sha256=checker.get("sha256"), problem=result.reason,
+                            warning="the independent checker failed in the gate: this candidate "
+                            "was checked without the differential check")
+    return verdict
+
+
+async def revise(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command[Literal["judge", "reject"]]:
+    """Show the code model its best candidate and the gate's evidence; get one revision. A reply
+    that argues the checker is wrong (``CHECKER IS WRONG:``) sends the argument to the judge."""
     ctx = runtime.context
     t0 = time.perf_counter()
     task = _task(state)
     ref = _reference(task)
     best = state.get("best") or {}
     rnd = state.get("round", 0) + 1
+    disputed = "differential" in (best.get("failing") or []) and state.get("checker") is not None
+    can_dispute = disputed and state.get("dispute") is None
     if best.get("code"):
         text, version = ctx.prompts.render(
             "revise.j2", code=best["code"], failures=best.get("feedback", ""), round=rnd,
             rounds=ctx.config.rounds, task=task, has_reference=ref is not None,
+            can_dispute=can_dispute, dispute_used=disputed and not can_dispute, mark=CHECKER_MARK,
         )
     else:
         text, version = ctx.prompts.render(
@@ -210,13 +244,33 @@ async def revise(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command
             rounds=ctx.config.rounds, task=task,
         )
     cand = await _ask_coder(ctx, task, text, version, f"revise|{rnd}", rnd, 0)
+    update: dict[str, Any] = {"round": rnd}
+    argument = cand.get("argument")
+    if argument and can_dispute:
+        if not cand.get("code"):  # an argument alone: the same module is checked again
+            cand = Candidate(round=rnd, index=0, code=best.get("code"), failure=None, detail="",
+                             prompt_version=best.get("prompt_version", version), argument=argument,
+                             reused=True)
+        checker = state.get("checker") or {}
+        update["dispute"] = {"round": rnd, "argument": argument, "status": "pending",
+                             "evidence": best.get("differential_feedback", ""),
+                             "checker_before": checker.get("sha256"), "checker_after": None}
+        ctx.run.events.emit("judge", task.id, action="dispute", round=rnd,
+                            checker_sha256=checker.get("sha256"), argument=argument[:1000],
+                            with_code=not cand.get("reused"))
+    elif argument:
+        ctx.run.events.emit("judge", task.id, action="argument_ignored", round=rnd,
+                            why="the checker was already rewritten once" if disputed
+                            else "no differential finding to dispute")
     ctx.run.events.emit("node", task.id, node="revise", round=rnd, prompt_version=version,
-                        elapsed_s=round(time.perf_counter() - t0, 4), with_code=bool(cand.get("code")),
-                        failures=[cand.get("failure")] if cand.get("failure") else [])
+                        elapsed_s=round(time.perf_counter() - t0, 4),
+                        with_code=bool(cand.get("code")) and not cand.get("reused"),
+                        failures=[cand.get("failure")] if cand.get("failure") else [],
+                        argued=bool(update.get("dispute")))
     _save_candidate(ctx, task, cand)
     if (cand.get("failure") or "").startswith("llm_") and rnd >= ctx.config.rounds:
         return _reject("llm_failure", f"revision call failed: {cand.get('detail', '')[:200]}", round=rnd)
-    return Command(goto="check", update={"candidates": [cand], "round": rnd})
+    return Command(goto="judge", update={"candidates": [cand], **update})
 
 
 def _filter_summary(res: FilterResult) -> dict[str, Any]:
@@ -264,6 +318,49 @@ def _bootcamp_name(task: TaskDescription) -> str:
     return re.sub(r"[^a-z0-9_]+", "_", f"{task.source}_{slug}".lower()).strip("_")[:56]
 
 
+def _checker_rel(task: TaskDescription, name: str) -> str:
+    return f"{task.source}/checkers/{name}.py"
+
+
+def _checker_fields(state: TaskState, task: TaskDescription, name: str,
+                    ctx: WorkflowContext) -> dict[str, Any]:
+    """The library record's view of the differential check: the checker's hash and path in the
+    library, and a flat summary of its verdict and history (also when there was no checker)."""
+    checker = state.get("checker")
+    best = state.get("best") or {}
+    dispute = state.get("dispute") or {}
+    log = state.get("checker_log", [])
+    summary: dict[str, Any] = {
+        "judge_model": ctx.config.judge_spec.model,
+        "generations": sum(1 for e in log if e.get("status") == "ready"),
+        "disputed": bool(dispute),
+        "dispute_round": dispute.get("round"),
+        "dispute_rewrote_checker": bool(dispute.get("checker_after")),
+        "format_regenerations": state.get("format_regenerations", 0),
+    }
+    if not checker:
+        why = {"gave_up": "the judge model gave no usable checker",
+               "no_examples": "no example case could be drawn for the judge model"}
+        summary.update(status="no_checker", reason=why.get(state.get("judge_status", ""),
+                                                            "the judge step did not run"))
+        return {"differential": summary}
+    verdict = best.get("differential") or {}
+    summary.update(status=verdict.get("status"), finding=verdict.get("finding") or None,
+                   reason=verdict.get("reason"), notes=verdict.get("notes"),
+                   checker_round=checker.get("round"), checker_origin=checker.get("origin"),
+                   checker_run_path=checker.get("path"))
+    return {"checker_sha256": checker.get("sha256"), "checker_path": _checker_rel(task, name),
+            "differential": summary}
+
+
+def _write_library_file(path: Path, text: str) -> None:
+    """Atomic write (temp file + rename), idempotent when a replayed commit writes it again."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
 async def commit(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command[Literal["__end__"]]:
     """Write the accepted bootcamp into the library (idempotent when a node is replayed)."""
     ctx = runtime.context
@@ -274,16 +371,21 @@ async def commit(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command
     ref = _reference(task)
     cfg = ctx.config
     code_sha = hashlib.sha256(code.encode()).hexdigest()
-    evidence = json.dumps(
-        {"code": code_sha, "prompt": best.get("prompt_version"), "coder": cfg.coder.model,
-         "solver": cfg.solver.model, "filter": filt}, sort_keys=True,
-    )
+    checker = state.get("checker")
+    facts: dict[str, Any] = {"code": code_sha, "prompt": best.get("prompt_version"),
+                             "coder": cfg.coder.model, "solver": cfg.solver.model, "filter": filt}
+    if checker:
+        facts["checker"] = checker.get("sha256")
+    evidence = json.dumps(facts, sort_keys=True)
     existing = ctx.library.has_task(task.source, task.id)
+    write_checker = checker is not None
     if existing is not None and existing.code_sha256 == code_sha:
         name = existing.name  # replayed after a crash between commit and checkpoint
+        write_checker = checker is not None and existing.checker_sha256 == checker.get("sha256")
     else:
         replace_name = existing.name if (existing is not None and cfg.force) else None
         name = replace_name or ctx.library.unique_name(_bootcamp_name(task))
+        checker_fields = _checker_fields(state, task, name, ctx)
         try:
             ctx.library.commit(
                 name=name, code=code, class_name=find_bootcamp_class(code), source=task.source,
@@ -295,12 +397,18 @@ async def commit(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command
                 levels=list(filt.get("level_pass_rates", {})),
                 coder_model=cfg.coder.model, solver_model=cfg.solver.model,
                 prompt_version=best.get("prompt_version"), run_id=ctx.run.run_id,
-                content_hash=hashlib.sha256(evidence.encode()).hexdigest(),
+                content_hash=hashlib.sha256(evidence.encode()).hexdigest(), **checker_fields,
             )
         except LibraryError as exc:
             return Command(goto="__end__", update={"status": "rejected", "reason_code": "commit_failed",
                                                     "reason": str(exc)})
-    ctx.run.events.emit("commit", task.id, name=name, pass_rate=filt.get("pass_rate"))
+    checker_file = ctx.library.root / _checker_rel(task, name)
+    if checker and write_checker:  # after the record: a commit that lost a race writes nothing
+        _write_library_file(checker_file, checker.get("code") or "")
+    elif checker is None and existing is not None and cfg.force and existing.name == name:
+        checker_file.unlink(missing_ok=True)  # replaced by a bootcamp without a checker
+    ctx.run.events.emit("commit", task.id, name=name, pass_rate=filt.get("pass_rate"),
+                        checker_sha256=(checker or {}).get("sha256"))
     return Command(goto="__end__", update={"status": "accepted", "committed": name,
                                             "reason_code": "accepted", "reason": f"committed as {name}"})
 

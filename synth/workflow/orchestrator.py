@@ -98,6 +98,8 @@ async def execute(
     t0 = time.perf_counter()
     library.root.mkdir(parents=True, exist_ok=True)
     backend = get_backend(cfg.sandbox)
+    if "judge" not in llm.roles:  # a client built for coder and solver only: the judge's default
+        llm.roles["judge"] = cfg.judge or llm.roles.get("coder", cfg.coder)
     ctx = WorkflowContext(
         config=cfg,
         run=run,

@@ -35,6 +35,45 @@ class Candidate(TypedDict, total=False):
     feedback: str
     infrastructure_error: bool
     report_path: str
+    argument: str | None  # the coder's "CHECKER IS WRONG:" argument, if its reply had one
+    reused: bool  # the best code again, re-checked after the checker was rewritten
+    differential: dict[str, Any] | None  # the differential check's verdict, with a checker
+    differential_feedback: str  # that check's evidence as the revise prompt shows it
+
+
+class CheckerExample(TypedDict):
+    """One case drawn from a candidate in the sandbox, as the judge model sees it."""
+
+    level: str
+    seed: int
+    case_text: str  # canonical JSON of the identity
+    prompt: str
+
+
+class CheckerInfo(TypedDict, total=False):
+    """The independent checker in use (written by the judge role)."""
+
+    code: str
+    sha256: str
+    round: int  # written before this round's check
+    origin: Literal["initial", "argued", "format"]
+    generation: int  # 1 for the first checker of the task, +1 per rewrite
+    path: str  # relative to the run folder
+    keys: list[str]  # top-level keys of the identities it was written for
+    examples: list[CheckerExample]
+    model: str
+    prompt_version: str
+
+
+class Dispute(TypedDict, total=False):
+    """The coder's argument that the checker is wrong, and what became of it."""
+
+    round: int
+    argument: str
+    evidence: str  # the differential evidence the coder answered
+    status: Literal["pending", "settled"]
+    checker_before: str  # sha256
+    checker_after: str | None
 
 
 class TaskState(TypedDict, total=False):
@@ -48,6 +87,11 @@ class TaskState(TypedDict, total=False):
     reason_code: str
     reason: str
     committed: str | None  # bootcamp name in the library
+    checker: CheckerInfo | None  # the independent checker in use, if any
+    checker_log: list[dict[str, Any]]  # every generation and attempt (no code: see the run folder)
+    judge_status: Literal["ready", "no_examples", "gave_up"]
+    dispute: Dispute | None  # the one dispute a task may raise
+    format_regenerations: int
 
 
 @dataclass
@@ -76,4 +120,6 @@ class WorkflowContext:
     #: the gate and the filter; replaceable only to benchmark orchestration alone
     gate: Callable[..., Any] = run_checks
     acceptance_filter: Callable[..., Any] = run_filter
+    #: False skips the judge step (no checker): only to benchmark orchestration alone
+    judge_checkers: bool = True
     extra: dict[str, Any] = field(default_factory=dict)
