@@ -8,6 +8,20 @@ A scenario decides, from the request alone, what the code model and the solver s
   ``broken-*`` never passes the gate; ``easy-*`` always solved; ``hard-*`` never solved.
 * ``codecontests5``: the first five bundled CodeContests problems, with fixture bootcamps that
   match their reference programs (see tests/fixtures/cc_bootcamps/).
+* ``judge``: the independent checker at work (tests/workflow/test_judge_e2e.py). ``*sort*``: the
+  first draft's verifier accepts any permutation (it passes every other check); the judge's
+  checker exposes it; the revision (only when the prompt shows the evidence) fixes it.
+  ``*argue*``: the bootcamp is right and the judge's first checker is wrong (it wants the
+  minimum); the coder argues ``CHECKER IS WRONG:``; the rewritten checker (only when the judge's
+  prompt carries the argument and the evidence) is right. ``*refmax*``: a task with a reference
+  program whose first checker is wrong on a few cases; the program sides with the bootcamp.
+  ``*nochecker*``: the judge's first checker imports ``os`` (refused by the lint), its second
+  reply has no code: the task goes on without a checker. ``*reshape*``: the draft fails the
+  static gate; its revision renames the identity's field, so the checker is rewritten for it.
+
+In every scenario the judge model (prompts starting "You write *independent checkers*") answers
+too: ``toy`` with a right checker for the sum, ``codecontests5`` with no code at all (the task
+goes on without a checker).
 
 ``fault_rate`` answers that share of calls with a 429, a 500, a timeout-length delay, garbage
 or a dropped connection instead (seeded, so a run is reproducible).
@@ -67,6 +81,8 @@ def fenced(code: str) -> str:
 
 def _kind(req: Request) -> str:
     text = req.last_user
+    if text.startswith("You write *independent checkers*"):
+        return "judge"
     if "did not pass the quality gate" in text or "could not be used" in text:
         return "revise"
     if "You write *bootcamps*" in text:
@@ -83,9 +99,33 @@ def _wrong(answer: str) -> str:
     return f"<answer>{answer}0</answer>"  # a different integer / string
 
 
+SUM_CHECKER = '''"""Independent checker (scripted judge model): the sum of the numbers."""
+
+import re
+
+
+def check(identity, answer):
+    s = answer.strip()
+    if not re.fullmatch(r"-?[0-9]{1,29}", s):
+        return False
+    return int(s) == sum(identity["numbers"])
+
+
+def solve(identity):
+    return str(sum(identity["numbers"]))
+
+
+def probes(identity):
+    total = sum(identity["numbers"])
+    return [str(total + 1), str(-total) if total else "1", " ".join(str(x) for x in identity["numbers"])]
+'''
+
+
 def toy(req: Request) -> Reply:
     kind = _kind(req)
     text = req.last_user
+    if kind == "judge":
+        return Reply(text=fenced(SUM_CHECKER))
     if kind in ("draft", "revise"):
         tid = _task_id(text)
         if "broken" in tid:
@@ -142,6 +182,8 @@ def codecontests5() -> Callable[[Request], Reply]:
     def script(req: Request) -> Reply:
         kind = _kind(req)
         text = req.last_user
+        if kind == "judge":
+            return Reply(text="I cannot write an independent checker for this task.")
         if kind in ("draft", "revise"):
             i = which_task(text)
             if i is None:
@@ -161,9 +203,218 @@ def codecontests5() -> Callable[[Request], Reply]:
     return script
 
 
+SORT_LENIENT = '''"""Sort a list of integers in ascending order (written by the scripted fake code model)."""
+
+from synth.bootcamp import BaseBootcamp
+
+
+class SortBootcamp(BaseBootcamp):
+    LEVELS = {"easy": {"n": 3, "hi": 9}, "medium": {"n": 5, "hi": 99}, "hard": {"n": 8, "hi": 999}}
+
+    def __init__(self, seed=None, n=4, hi=99):
+        super().__init__(seed=seed)
+        self.n = n
+        self.hi = hi
+
+    def case_generator(self):
+        return {"numbers": [self.rng.randint(0, self.hi) for _ in range(self.n)]}
+
+    @staticmethod
+    def prompt_func(identity):
+        nums = " ".join(str(x) for x in identity["numbers"])
+        return (f"Sort these integers in ascending order: {nums}. Answer with the sorted numbers "
+                "separated by single spaces, as <answer>a b c</answer>.")
+
+    @classmethod
+    def reference_answer(cls, identity):
+        return " ".join(str(x) for x in sorted(identity["numbers"]))
+
+    @classmethod
+    def _verify_correction(cls, solution, identity):
+        if len(solution) > 10_000:
+            return False
+        tokens = solution.split()
+        if not all(t.isdigit() and len(t) < 12 for t in tokens):
+            return False
+        return sorted(int(t) for t in tokens) == sorted(identity["numbers"])
+'''
+#: the fix: the order of the answer counts
+SORT_FIXED = SORT_LENIENT.replace("return sorted(int(t) for t in tokens) ==",
+                                  "return [int(t) for t in tokens] ==")
+SORT_CHECKER = '''"""Independent checker (scripted judge model): the numbers, sorted ascending."""
+
+import re
+
+
+def check(identity, answer):
+    tokens = answer.split()
+    if len(answer) > 10_000 or not all(re.fullmatch(r"[0-9]{1,11}", t) for t in tokens):
+        return False
+    return [int(t) for t in tokens] == sorted(identity["numbers"])
+
+
+def solve(identity):
+    return " ".join(str(x) for x in sorted(identity["numbers"]))
+
+
+def probes(identity):
+    nums = identity["numbers"]
+    return [" ".join(str(x) for x in nums), " ".join(str(x) for x in sorted(nums, reverse=True))]
+'''
+MAX_BOOTCAMP = '''"""The largest of a list of integers (written by the scripted fake code model)."""
+
+from synth.bootcamp import BaseBootcamp
+
+
+class MaxBootcamp(BaseBootcamp):
+    LEVELS = {"easy": {"n": 3, "hi": 9}, "medium": {"n": 6, "hi": 99}, "hard": {"n": 10, "hi": 999}}
+
+    def __init__(self, seed=None, n=4, hi=99):
+        super().__init__(seed=seed)
+        self.n = n
+        self.hi = hi
+
+    def case_generator(self):
+        return {"numbers": [self.rng.randint(-self.hi, self.hi) for _ in range(self.n)]}
+
+    @staticmethod
+    def prompt_func(identity):
+        nums = " ".join(str(x) for x in identity["numbers"])
+        return (f"Which is the largest of these integers: {nums}? "
+                "Answer with that one integer, as <answer>N</answer>.")
+
+    @staticmethod
+    def render_stdin(identity):
+        nums = identity["numbers"]
+        return f"{len(nums)}\\n{' '.join(str(x) for x in nums)}\\n"
+
+    @classmethod
+    def reference_answer(cls, identity):
+        return str(max(identity["numbers"]))
+
+    @classmethod
+    def _verify_correction(cls, solution, identity):
+        s = solution.strip()
+        if len(s) > 30 or not s.lstrip("-").isdigit() or s.count("-") > 1:
+            return False
+        return int(s) == max(identity["numbers"])
+'''
+MAX_CHECKER = '''"""Independent checker (scripted judge model): the largest of the numbers."""
+
+import re
+
+
+def check(identity, answer):
+    s = answer.strip()
+    if not re.fullmatch(r"-?[0-9]{1,29}", s):
+        return False
+    return int(s) == max(identity["numbers"])
+
+
+def solve(identity):
+    return str(max(identity["numbers"]))
+
+
+def probes(identity):
+    nums = identity["numbers"]
+    return [str(min(nums)), str(sorted(nums)[-2]) if len(nums) > 1 else "0", str(abs(max(nums)) + 1)]
+'''
+#: wrong on every case: it wants the smallest number
+MAX_CHECKER_WRONG = '''"""Independent checker (scripted judge model, wrong): it compares with the minimum."""
+
+
+def check(identity, answer):
+    s = answer.strip()
+    if len(s) > 30 or not s.lstrip("-").isdigit() or s.count("-") > 1:
+        return False
+    return int(s) == min(identity["numbers"])
+
+
+def solve(identity):
+    return str(min(identity["numbers"]))
+'''
+#: wrong on a few cases (a largest value that is 7 modulo 20), without solve() or probes()
+MAX_CHECKER_RARE = '''"""Independent checker (scripted judge model, wrong on a few cases)."""
+
+
+def check(identity, answer):
+    s = answer.strip()
+    if len(s) > 30 or not s.lstrip("-").isdigit() or s.count("-") > 1:
+        return False
+    best = max(identity["numbers"])
+    return best % 20 != 7 and int(s) == best
+'''
+MAX_REFERENCE = "input()\nprint(max(map(int, input().split())))\n"
+#: what the coder says when it holds the checker wrong (the judge's rewrite looks for it)
+ARGUMENT_MIN = ("CHECKER IS WRONG: the task asks for the LARGEST integer of the list, and my "
+                "reference answers are the maxima. The checker rejects the maximum on every case "
+                "and accepts the smallest number: it computes min() where the statement says largest.")
+#: the same task with the identity's field renamed (what a revision may do)
+MAX_RESHAPED = MAX_BOOTCAMP.replace('"numbers"', '"values"')
+MAX_CHECKER_RESHAPED = MAX_CHECKER.replace('"numbers"', '"values"')
+ARGUMENT_REF = ("CHECKER IS WRONG: the reference program agrees with my reference answers on "
+                "every disputed case (checker_outvoted); the checker rejects a correct maximum "
+                "whenever that maximum is 7 modulo 20.")
+
+
+def _numbers(prompt: str, end: str) -> list[int]:
+    return [int(x) for x in prompt.split(": ", 1)[1].split(end, 1)[0].split()]
+
+
+def judge_scenario() -> Callable[[Request], Reply]:
+    def script(req: Request) -> Reply:
+        kind = _kind(req)
+        text = req.last_user
+        tid = _task_id(text)
+        if kind == "judge":
+            if "sort" in tid:
+                return Reply(text=fenced(SORT_CHECKER))
+            if "nochecker" in tid:
+                if "## Your previous checker was refused" in text:
+                    return Reply(text="Sorry, I cannot write a checker for this task.")
+                return Reply(text=fenced("import os\n\n" + MAX_CHECKER))
+            if "reshape" in tid:
+                changed = "## The instances changed" in text and '"values"' in text
+                return Reply(text=fenced(MAX_CHECKER_RESHAPED if changed else MAX_CHECKER))
+            disputed = "## Your checker was disputed" in text and "the bootcamp's verifier:" in text
+            if "argue" in tid:
+                ok = disputed and "it computes min() where the statement says largest" in text
+                return Reply(text=fenced(MAX_CHECKER if ok else MAX_CHECKER_WRONG))
+            ok = disputed and "7 modulo 20" in text and "reference program (third voter)" in text
+            return Reply(text=fenced(MAX_CHECKER if ok else MAX_CHECKER_RARE))
+        if kind == "draft":
+            if "reshape" in tid:
+                return Reply(text=fenced(MAX_BOOTCAMP.replace("from synth", "import os\nfrom synth")))
+            return Reply(text=fenced(SORT_LENIENT if "sort" in tid else MAX_BOOTCAMP))
+        if kind == "revise":
+            if "reshape" in tid:
+                return Reply(text=fenced(MAX_RESHAPED))
+            if "sort" in tid:  # fixes the order only when the evidence says what is wrong
+                shown = ("### verifier_too_lenient" in text and "independent checker: rejects it" in text
+                         and "your verifier: score 1.0 (accepted)" in text)
+                return Reply(text=fenced(SORT_FIXED if shown else SORT_LENIENT))
+            program = "reference program (third voter), oracle check passed" in text
+            if "CHECKER IS WRONG:" in text and "## differential: failed" in text and \
+                    ("argue" in tid or program):
+                return Reply(text=(ARGUMENT_MIN if "argue" in tid else ARGUMENT_REF)
+                             + "\n\nMy module is unchanged.")
+            return Reply(text=fenced(MAX_BOOTCAMP))
+        if text.startswith("Sort these integers"):
+            nums = _numbers(text, ".")
+            right = " ".join(str(x) for x in sorted(nums))
+            return Reply(text=f"<answer>{right if len(nums) <= 3 else right[::-1]}</answer>")
+        if text.startswith("Which is the largest"):
+            nums = _numbers(text, "?")
+            return Reply(text=f"<answer>{max(nums) if len(nums) <= 3 else min(nums)}</answer>")
+        return Reply(text="<answer>?</answer>")
+
+    return script
+
+
 SCENARIOS: dict[str, Callable[[], Callable[[Request], Reply]]] = {
     "toy": lambda: toy,
     "codecontests5": codecontests5,
+    "judge": judge_scenario,
 }
 
 
