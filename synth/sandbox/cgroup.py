@@ -16,14 +16,16 @@ Which hierarchy (:func:`detect`, probed once per process):
 * **cgroup v1** otherwise, when the ``memory`` hierarchy is writable (root): job cgroups are made
   under *our own* memory cgroup (so the job stays inside whatever budget we are in) with
   ``memory.limit_in_bytes`` (and ``memory.memsw.limit_in_bytes`` when swap is accounted), plus a
-  ``pids`` cgroup with ``pids.max`` when that controller is mounted and the job's uid is shared
-  (:func:`needs_v1_pids`: a private uid's ``RLIMIT_NPROC`` is the same bound, for free). An OOM
-  kill is read from ``memory.oom_control`` (``oom_kill``, kernels >= 4.13).
+  ``pids`` cgroup with ``pids.max`` when that controller is mounted. An OOM kill is read from
+  ``memory.oom_control`` (``oom_kill``, kernels >= 4.13).
 
 Job cgroups live in a ``synth-sbx`` directory (``<base>/synth-sbx/job-<random>``). The job's
 first process joins them itself before it execs the interpreter (the launcher in
-:mod:`synth.sandbox.process` runs ``echo $$ > cgroup.procs``), so nothing the job runs is ever
-outside them and no Python code runs between fork and exec. :meth:`JobCgroup.remove` kills
+:mod:`synth.sandbox.process` runs ``echo 0 > <file>`` for each of :attr:`JobCgroup.join`), so
+nothing the job runs is ever outside them and no Python code runs between fork and exec. On v1
+the file is ``tasks``: writing ``0`` there moves the (single-threaded) writer itself, which the
+kernel does without the global threadgroup lock; writing a pid to ``cgroup.procs`` takes that
+lock and waits for an RCU grace period, measured here as ~8 ms more per job start under load. :meth:`JobCgroup.remove` kills
 what is left (``cgroup.kill`` on v2, else a pidfd-checked SIGKILL of every member until none is
 left) and removes the directories. :func:`reap_stale` removes empty job cgroups that a killed
 parent left behind.
@@ -49,7 +51,6 @@ __all__ = [
     "JobCgroup",
     "detect",
     "enforcement",
-    "needs_v1_pids",
     "reap_stale",
 ]
 
@@ -216,14 +217,6 @@ def _detect(mountinfo: str, cgroup_file: str) -> Hierarchy | None:
         return None
 
 
-def needs_v1_pids(private_uid: bool) -> bool:
-    """Should a job also join a v1 ``pids`` cgroup? Only when its uid is shared: a private uid
-    already has an exact per-job process budget in ``RLIMIT_NPROC``, and on v1 every
-    ``cgroup.procs`` write waits for an RCU grace period (the global threadgroup rwsem), i.e.
-    each extra hierarchy costs milliseconds per job start."""
-    return not private_uid
-
-
 def enforcement() -> str:
     """How a job's memory is bounded here: "cgroup v2", "cgroup v1" or "rlimit (per process)"."""
     found = detect()
@@ -231,12 +224,15 @@ def enforcement() -> str:
 
 
 class JobCgroup:
-    """The cgroup(s) of one job. ``procs``: the ``cgroup.procs`` files its launcher joins."""
+    """The cgroup(s) of one job. ``join``: the files its launcher writes ``0`` into (itself);
+    ``procs``: the ``cgroup.procs`` files that list its members."""
 
     def __init__(self, hierarchy: Hierarchy, dirs: list[str]) -> None:
         self.hierarchy = hierarchy
         self.dirs = dirs
         self.procs = [os.path.join(d, "cgroup.procs") for d in dirs]
+        member = "cgroup.procs" if hierarchy.version == 2 else "tasks"
+        self.join = [os.path.join(d, member) for d in dirs]
 
     @classmethod
     def create(
@@ -245,11 +241,9 @@ class JobCgroup:
         memory_mb: int,
         pids: int,
         owner: int | None = None,
-        v1_pids: bool = True,
     ) -> JobCgroup:
         """Make the job's cgroup(s) with the limits set. ``owner``: a uid that must be able to
-        join them itself (its launcher runs as that uid). ``v1_pids=False`` skips the separate
-        v1 pids cgroup (see :func:`needs_v1_pids`). Raises OSError."""
+        join them itself (its launcher runs as that uid). Raises OSError."""
         name = f"job-{secrets.token_hex(6)}"
         made: list[str] = []
         try:
@@ -271,15 +265,15 @@ class JobCgroup:
                 _write(os.path.join(path, "memory.limit_in_bytes"), limit)
                 if hierarchy.memsw:
                     _write(os.path.join(path, "memory.memsw.limit_in_bytes"), limit)
-                if hierarchy.pids and v1_pids:
+                if hierarchy.pids:
                     path = os.path.join(hierarchy.pids, name)
                     os.mkdir(path)
                     made.append(path)
                     _write(os.path.join(path, "pids.max"), str(pids))
             group = cls(hierarchy, made)
             if owner is not None:
-                for procs in group.procs:
-                    os.chown(procs, owner, -1)
+                for join in group.join:
+                    os.chown(join, owner, -1)
             return group
         except OSError:
             for path in reversed(made):

@@ -10,15 +10,15 @@ What one run does (``ProcessBackend.run``), and what it guarantees:
    it fled to.
 2. **Memory and processes, whole job.** A per-job control group (:mod:`synth.sandbox.cgroup`:
    v2, else v1) caps the memory of *all* the job's processes together at ``memory_mb`` (tmpfs
-   pages it writes included); processes + threads together are capped at ``pids`` (v2
-   ``pids.max``; on v1 the private uid's ``RLIMIT_NPROC``, or a v1 pids cgroup for a shared
-   uid). The job's first process joins the cgroup before it execs anything. A kill by the cgroup OOM killer is
-   reported as ``OOM``. ``RLIMIT_AS = memory_mb`` stays on each process (a single oversized
-   allocation is a clean ``MemoryError``). When no cgroup can be made (no root, no delegated
-   v2) memory is bounded by rlimits only: ``RLIMIT_AS`` per process and ``RLIMIT_NPROC =
-   min(pids, FALLBACK_NPROC)``, so the job's total is at most ``min(pids, 8) * memory_mb``
-   (threads count against the same budget). :attr:`ProcessBackend.memory_enforcement` names
-   the mode; ``get_backend`` prints it.
+   pages it writes included) and its processes + threads together at ``pids`` (``pids.max``;
+   also ``RLIMIT_NPROC`` of the private uid). The job's first process joins the cgroup before
+   it execs anything. A kill by the cgroup OOM killer is reported as ``OOM``. ``RLIMIT_AS =
+   memory_mb`` stays on each process (a single oversized allocation is a clean
+   ``MemoryError``). When no cgroup can be made (no root, no delegated v2) memory is bounded by
+   rlimits only: ``RLIMIT_AS`` per process and ``RLIMIT_NPROC = min(pids, FALLBACK_NPROC)``, so
+   the job's total is at most ``min(pids, 8) * memory_mb`` (threads count against the same
+   budget). :attr:`ProcessBackend.memory_enforcement` names the mode; ``get_backend`` prints
+   it.
 3. **Namespaces (root, when ``unshare`` works here: probed once).** ``unshare --ipc --mount
    --net``: SysV shared memory, semaphores, message queues and POSIX mqueues are private to the
    job and vanish with it; the network is a downed loopback (nothing reaches the host's
@@ -284,7 +284,7 @@ class _Run:
     def launch(self, cmd: list[str], ns: tuple[str, ...], scratch: int) -> list[str]:
         """Prefix ``cmd`` with the launcher: ``unshare <ns>`` -> ``sh`` (join the cgroup, mount
         the private scratch dirs, print :data:`READY`) -> ``setpriv`` (drop to the uid)."""
-        steps = [f"echo $$ > {shlex.quote(p)}" for p in self.group.procs] if self.group else []
+        steps = [f"echo 0 > {shlex.quote(p)}" for p in self.group.join] if self.group else []
         if "--mount" in ns:
             assert MOUNT is not None
             steps.append(f"{MOUNT} -a -T {shlex.quote(scratch_fstab(scratch))}")
@@ -458,10 +458,7 @@ class ProcessBackend:
                 root_launcher = os.geteuid() == 0 and SETPRIV is not None
                 owner = run.ident.uid if run.ident.private and not root_launcher else None
                 pids = limits.pids + self._extra_procs
-                v1_pids = cgroup.needs_v1_pids(run.ident.private)
-                run.group = cgroup.JobCgroup.create(
-                    found, limits.memory_mb, pids, owner, v1_pids=v1_pids
-                )
+                run.group = cgroup.JobCgroup.create(found, limits.memory_mb, pids, owner)
             run.fds = self._stage(job, run)
             run.cmd = self._command(python, job, limits, run)
             run.cwd = run.workdir

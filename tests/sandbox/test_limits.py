@@ -490,4 +490,4 @@ def test_cgroup_v2_detection_on_a_fake_hierarchy(tmp_path: Path) -> None:
     assert (path / "pids.max").read_text() == "20"
     (path / "memory.events").write_text("low 0\nhigh 0\nmax 3\noom 1\noom_kill 2\n")
     assert group.oom_kills() == 2
-    assert group.procs == [str(path / "cgroup.procs")]
+    assert group.procs == group.join == [str(path / "cgroup.procs")]
