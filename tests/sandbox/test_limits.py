@@ -332,9 +332,18 @@ print(json.dumps(out))
 """
 
 
-def test_bwrap_reads_only_what_the_interpreter_needs(cgroups_made: list[str]) -> None:
+@pytest.mark.parametrize("lib_cache", [True, False], ids=["lib-cache", "per-file-binds"])
+def test_bwrap_reads_only_what_the_interpreter_needs(
+    lib_cache: bool, cgroups_made: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     backend = require_backend("bwrap")
     import json
+
+    from synth.sandbox import bwrap
+
+    if not lib_cache:  # the layout used without root: one bind per library
+        monkeypatch.setattr(bwrap, "_lib_cache", lambda *a: None)
+    bwrap.python_binds.cache_clear()
 
     import pydantic
 
@@ -352,6 +361,7 @@ def test_bwrap_reads_only_what_the_interpreter_needs(cgroups_made: list[str]) ->
     assert set(seen["/"]) <= {"dev", "lib", "lib64", "proc", "tmp", "usr", "bin", "sbin"}
     assert elapsed < 20
     assert_clean(marker, cgroups_made)
+    bwrap.python_binds.cache_clear()
 
 
 def test_a_session_killed_at_the_cgroup_limit_reports_out_of_memory(
