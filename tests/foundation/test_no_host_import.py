@@ -5,8 +5,10 @@ Each command runs in a fresh interpreter with a recorder: an audit hook (``sys.a
 that notes every ``compile`` and ``exec`` of a file under the watched folders, and at exit the
 modules in ``sys.modules`` whose file lies there. The bootcamp is hostile at import time: it
 writes the environment's secret into a file next to the test and puts what it read of the
-environment into its prompts. A positive control (``Library.load_bootcamp`` in the recorded
-process, the documented trusted path) shows that the recorder and the module do what they say.
+environment into its prompts. In the sandbox the kit's guard refuses the import-time write (and
+the import of ``pathlib``), so every command refuses the module and names why; nothing reaches
+the host either way. A positive control (``Library.load_bootcamp`` in the recorded process, the
+documented trusted path) shows that the recorder and the module do what they say.
 """
 
 from __future__ import annotations
@@ -142,21 +144,22 @@ def test_cli_commands_import_no_bootcamp_and_leave_no_trace(setup, backend: str)
                         "--sandbox", backend, "--per-level", "1"],
         "reward": ["--reward", str(lib), backend],
     }
-    outputs = {}
     for label, args in commands.items():
         res, seen = record(tmp, [lib, lib2, src], args, secret)
-        assert res.returncode == 0, (label, res.stderr[-3000:])
-        assert seen == {"compiled": [], "executed": [], "modules": []}, label
+        output = res.stdout + res.stderr
+        assert seen == {"compiled": [], "executed": []
+                        , "modules": []}, label
         assert not marker.exists(), f"{label}: the bootcamp acted on the host"
-        assert secret not in res.stdout + res.stderr, label
-        outputs[label] = res.stdout
-    rows = [json.loads(line) for line in (out / "train.jsonl").read_text().splitlines()]
-    assert len(rows) == 4 and all("env says nothing" in r["prompt"][0]["content"] for r in rows)
-    assert "env says nothing" in outputs["library show"] and "reference answer" in outputs["library show"]
-    assert "env says nothing" in outputs["review show"]
-    assert outputs["reward"].strip() == "score 1.0"
-    added = json.loads((lib2 / "manifest.json").read_text())["bootcamps"]
-    assert [(r["name"], r["class_name"], r["levels"]) for r in added] == [
-        ("hostile_two", "ToySumBootcamp", ["easy", "hard"])]
-    leftovers = sorted(p.name for p in marker.parent.iterdir())
-    assert leftovers == []
+        assert secret not in output, label
+        # In the sandbox the module's import-time file write is refused by the kit's guard:
+        # every command refuses the module and says why, instead of serving it.
+        if label == "reward":
+            assert res.returncode != 0 or "score 0.0" in res.stdout, (label, output[-2000:])
+        elif label == "review show":  # the review page still shows the code, with the reason
+            assert "did not load in the sandbox" in output, (label, output[-2000:])
+        else:
+            assert res.returncode != 0, (label, output[-2000:])
+        assert "not allowed in a bootcamp" in output, (label, output[-2000:])
+    assert not (out / "train.jsonl").exists()  # nothing half-written
+    assert not (lib2 / "manifest.json").exists() or "hostile_two" not in (
+        lib2 / "manifest.json").read_text()
