@@ -138,8 +138,17 @@ def check_mutation(s: Suite) -> dict[str, Any]:
             return True
         return all(near(x["reference"], x["accepted"]) for x in found)
 
+    def mostly(k: str) -> bool:
+        return tried.get(k, 0) >= 3 and len(survivors.get(k, [])) * 2 > tried[k]
+
+    # +1 and -1 on a number: a tolerance that accepts "off by one" accepts both directions; a
+    # task with several right answers (move a point left and it may still be a right choice)
+    # usually accepts one. Without a checker's word, one direction alone is reported only.
+    one_way = {"semantic:plus_one": "semantic:minus_one", "semantic:minus_one": "semantic:plus_one"}
     weak = [k for k, found in survivors.items()
-            if tried.get(k, 0) >= 3 and len(found) * 2 > tried[k] and not soft(k, found)]
+            if mostly(k) and not soft(k, found)
+            and (k not in one_way or mostly(one_way[k])
+                 or any(x["confirmed_wrong_by_checker"] == "yes" for x in found))]
     table = ", ".join(f"{k} {len(survivors.get(k, []))}/{n}" for k, n in tried.items())
     extra: dict[str, Any] = {"accepted_by_checker": spared or None}
     if weak:
@@ -291,11 +300,62 @@ def _median(xs: list[float]) -> float:
     return ys[mid] if len(ys) % 2 else (ys[mid - 1] + ys[mid]) / 2
 
 
+def _size(obj: Any) -> int:
+    """Structural size of a case: one per number, bool or null, one per character of a string
+    (a grid or a word is a sequence), summed over lists and dicts. Longer numbers do not make a
+    case larger: a "hard" level that only widens the value range while its size parameter is
+    silently capped does not count as larger."""
+    if isinstance(obj, dict):
+        return sum(_size(v) for v in obj.values())
+    if isinstance(obj, list):
+        return sum(_size(v) for v in obj)
+    if isinstance(obj, str):
+        return len(obj)
+    return 1
+
+
+def _inert_parameter(s: Suite, a: dict[str, Any], b: dict[str, Any]) -> str | None:
+    """A parameter by which level ``b`` differs from ``a`` that changes nothing in either
+    level: ``a``'s instance with that parameter set to ``b``'s value gives exactly ``a``'s
+    cases, AND ``b``'s instance with it set back to ``a``'s value gives exactly ``b``'s cases
+    (e.g. a size silently capped, so "hard" is "medium" with other numbers). Checking both
+    contexts spares parameters that only matter together with another one. None when every
+    differing parameter has an effect."""
+    ia = next(i for i, lv in enumerate(s.levels) if lv[0] == a["level"])
+    ib = next(i for i, lv in enumerate(s.levels) if lv[0] == b["level"])
+    (_, pa, sa), (_, pb, sb) = s.levels[ia], s.levels[ib]
+    want_a, want_b = s.cases[ia][:4], s.cases[ib][:4]
+    if len(want_a) < 2 or len(want_b) < 2:
+        return None
+
+    def same(params: dict[str, Any], seed: int, want: list[str]) -> bool:
+        try:
+            handle = s.construct(params, seed)
+            return [s.generate(handle, seed if k == 0 else None)[0]
+                    for k in range(len(want))] == want
+        except Failure:
+            return False  # a combination the bootcamp refuses says nothing about the parameter
+
+    for key in sorted(set(pa) | set(pb)):
+        va, vb = pa.get(key, _UNSET), pb.get(key, _UNSET)
+        if va == vb or va is _UNSET or vb is _UNSET:
+            continue
+        if same({**pa, key: vb}, sa, want_a) and same({**pb, key: va}, sb, want_b):
+            return (f"level {b['level']!r} sets {key}={vb!r} (level {a['level']!r}: {va!r}), but "
+                    "that changes nothing in either level: the cases are exactly the same with "
+                    "either value. Is the parameter capped or ignored?")
+    return None
+
+
+_UNSET = object()
+
+
 def check_levels(s: Suite) -> dict[str, Any]:
     """Harder presets give measurably harder cases, by a difficulty proxy measured on the
-    cases themselves: the median case size and the median reference-answer length (not the
-    prompt, which can grow with words alone), or a doubled generation time; the filter's
-    per-level pass rates, when known, are reported by the filter."""
+    cases themselves: the median structural case size (:func:`_size`) and the median
+    reference-answer length (not the prompt, which can grow with words alone), or a doubled
+    generation time; the filter's per-level pass rates, when known, are reported by the
+    filter."""
     if len(s.levels) < 2:
         return result("failed", "define at least two LEVELS presets (easiest first) whose "
                       "cases get measurably larger or harder")
@@ -305,25 +365,30 @@ def check_levels(s: Suite) -> dict[str, Any]:
         rows.append({
             "level": name,
             "case_chars": _median([len(c) for c in s.cases[li]]),
+            "case_size": _median([_size(json.loads(c)) for c in s.cases[li]]),
             "answer_chars": _median([len(s.answers[(li, i)]) for i in idx if (li, i) in s.answers]),
             "distinct_cases": len(set(s.cases[li])),
             "gen_ms": 1000 * mean(s.gen_times[li]),
             "params": params,
         })
     table = "\n".join(
-        f"{r['level']}: median case {r['case_chars']:.0f} chars, median answer "
+        f"{r['level']}: median case {r['case_chars']:.0f} chars / {r['case_size']:.0f} values, "
+        f"median answer "
         f"{r['answer_chars']:.1f} chars, generation {r['gen_ms']:.2f} ms/case" for r in rows)
     for a, b in itertools.pairwise(rows):
         if a["params"] == b["params"]:
             return result("failed", f"levels {a['level']!r} and {b['level']!r} have identical "
                           "parameters", metrics=table)
-        grew = [k for k in ("case_chars", "answer_chars")
+        grew = [k for k in ("case_chars", "case_size", "answer_chars")
                 if b[k] >= a[k] * 1.05 and b[k] - a[k] >= 1]
         slower = b["gen_ms"] >= 2 * a["gen_ms"] and b["gen_ms"] - a["gen_ms"] >= 2
         if not grew and not slower:
             return result("failed", f"level {b['level']!r} is not measurably larger or harder "
                           f"than {a['level']!r} (median case size, median answer length and "
                           "generation time did not grow: is a parameter capped?)", metrics=table)
+        inert = _inert_parameter(s, a, b)
+        if inert is not None:
+            return result("failed", inert, finding="inert_parameter", metrics=table)
     return result("passed", f"{len(rows)} levels, each larger or harder than the one before",
                   metrics=table)
 

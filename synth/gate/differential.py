@@ -31,6 +31,7 @@ checker's problem (``checker_broken``), never blamed on the bootcamp.
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 from dataclasses import dataclass, field
@@ -218,24 +219,20 @@ def _judge(s: Suite, st: Stream, items: list[Item], solved: list[str | None],
         elif it.verdict and it.score < 1.0:
             found["verifier_too_strict"].append(it)
     outvoted = _third_voter(s, st, found["reference_disagrees"])
-    if outvoted:
-        found["reference_disagrees"] = [it for it in found["reference_disagrees"]
-                                        if it.case not in outvoted]
+    if outvoted:  # the checker is wrong about these cases: none of its verdicts there count
+        found = {k: [it for it in v if it.case not in outvoted] for k, v in found.items()}
+    judged = sum(1 for it in items if it.verdict is not None)
+    if judged < max(1, len(items) // 2):
+        return result("error", f"the independent checker judged only {judged} of {len(items)} "
+                      "answers (it raised or returned non-bools on the rest): no comparison",
+                      finding="checker_broken", hard=False,
+                      checker_notes="; ".join(checker_problems[:3]) or None)
     need = threshold(cfg, n)
     cases_of = {k: sorted({it.case for it in v}) for k, v in found.items()}
     failing = [k for k in FINDING_KINDS if len(cases_of[k]) >= need]
     table = ", ".join(f"{k} on {len(cases_of[k])} case(s)" for k in FINDING_KINDS)
     compared = f"{len(items)} answers to {n} cases over {len(s.levels)} level(s)"
-    evidence: dict[str, Any] = {}
-    for k in FINDING_KINDS:
-        for it in found[k][:3]:
-            evidence.setdefault(k, []).append({
-                "case": st.cases[it.case][:600], "level": st.levels[it.case],
-                "answer": it.answer[:300], "origin": it.origin,
-                "response": it.response[:300] or None, "verifier_score": it.score,
-                "checker_says": it.verdict, "reference_answer": (st.refs[it.case] or "")[:300],
-                "solve_answer": (solved[it.case] or "")[:300] or None,
-            })
+    evidence = _evidence(st, found, solved)
     notes = []
     if broken_solve:
         notes.append(f"the checker rejects its own solve() answer on {broken_solve} case(s)")
@@ -260,13 +257,37 @@ def _judge(s: Suite, st: Stream, items: list[Item], solved: list[str | None],
     return result("passed", f"verifier and independent checker agree on {compared}", **extra)
 
 
+def _evidence(st: Stream, found: dict[str, list[Item]],
+              solved: list[str | None]) -> dict[str, Any]:
+    """Up to 3 examples per finding, trimmed so that the JSON stays whole within the report's
+    artifact cap (the revise prompt parses it back)."""
+    from synth.gate.report import ARTIFACT_CAP
+
+    for width in (400, 200, 100, 50, 25):
+        evidence: dict[str, Any] = {}
+        for k in FINDING_KINDS:
+            for it in found[k][: 3 if width >= 100 else 1]:
+                row = {"case": st.cases[it.case][:width], "level": st.levels[it.case],
+                       "answer": it.answer[:width], "origin": it.origin,
+                       "verifier_score": it.score, "checker_says": it.verdict,
+                       "reference_answer": (st.refs[it.case] or "")[:width]}
+                if it.response:
+                    row["response"] = it.response[:width]
+                if solved[it.case]:
+                    row["solve_answer"] = str(solved[it.case])[:width]
+                evidence.setdefault(k, []).append(row)
+        if len(json.dumps(evidence, ensure_ascii=False, sort_keys=True)) <= ARTIFACT_CAP:
+            return evidence
+    return {k: len(v) for k, v in found.items() if v}
+
+
 def _third_voter(s: Suite, st: Stream, disputed: list[Item]) -> set[int]:
     """Cases where the reference program sides with the bootcamp's reference answer."""
     if s.reference is None or not disputed or "render_stdin" not in set(s.info.get("defines") or []):
         return set()
     from synth.gate.answers import run_reference
 
-    picked = sorted({it.case for it in disputed})[:20]
+    picked = sorted({it.case for it in disputed})[:60]
     stdins: list[str] = []
     for i in picked:
         try:
