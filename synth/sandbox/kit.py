@@ -51,6 +51,7 @@ import math
 import operator
 import os
 import random
+import select
 import signal
 import sys
 import time
@@ -250,6 +251,10 @@ class _Guard:
     def events(self) -> list[str]:
         return list(self._events)
 
+    @property
+    def blocked(self) -> bool:
+        return bool(self._events)
+
     @contextlib.contextmanager
     def trusted(self) -> Any:
         self._state["trusted"] += 1
@@ -383,20 +388,32 @@ class _Snapshot:
             self.codes = [(label, fn, fn.__code__, fn.__defaults__, fn.__kwdefaults__,
                            fn.__closure__) for label, fn in codes]
             self.classes = [(c, c.__mro__, type(c)) for c in classes or []]
+            self.calls = 0
 
     def intact(self) -> bool:
+        """Every call: dict values and class MROs by identity (no audited reads). The functions'
+        code, defaults and closures every :data:`CODE_CHECK_EVERY` calls: reading ``__code__``
+        is an audited event, and while the guard is armed setting it is refused (and recorded)
+        anyway, so the periodic comparison is the second line, not the first."""
+        for live, size, values in self.values:
+            if len(live) != size or not all(map(operator.is_, live.values(), values)):
+                return False
+        for c, mro, meta in self.classes:
+            if c.__mro__ is not mro or type(c) is not meta:
+                return False
+        self.calls += 1
+        if self.calls % CODE_CHECK_EVERY and _GUARD is not None:
+            return True
+        return self.codes_intact()
+
+    def codes_intact(self) -> bool:
         with _trusted():
-            for live, size, values in self.values:
-                if len(live) != size or not all(map(operator.is_, live.values(), values)):
-                    return False
-            for _, fn, code, defaults, kwdefaults, closure in self.codes:
-                if (fn.__code__ is not code or fn.__defaults__ is not defaults
-                        or fn.__kwdefaults__ is not kwdefaults or fn.__closure__ is not closure):
-                    return False
-            return all(c.__mro__ is mro and type(c) is meta for c, mro, meta in self.classes)
+            return all(fn.__code__ is code and fn.__defaults__ is defaults
+                       and fn.__kwdefaults__ is kwdefaults and fn.__closure__ is closure
+                       for _, fn, code, defaults, kwdefaults, closure in self.codes)
 
     def changes(self) -> list[str]:
-        if self.intact():
+        if self.intact() and self.codes_intact():
             return []
         found: list[str] = []
         with _trusted():
@@ -421,6 +438,8 @@ class _Snapshot:
 
 
 _MISSING = object()
+#: How often (in scoring calls) the functions' code objects are compared too.
+CODE_CHECK_EVERY = 64
 
 
 class Server:
@@ -433,6 +452,7 @@ class Server:
         self.cls: Any = None
         self.base: Any = None
         self.base_verify: Any = None
+        self.verify_fn: Any = None
         self.shim: Any = None
         self.snapshot: _Snapshot | None = None
         self.class_snapshot: _Snapshot | None = None
@@ -457,6 +477,7 @@ class Server:
 
             self.base = contract.BaseBootcamp
             self.base_verify = self.base.__dict__["verify_score"]
+            self.verify_fn = self.base_verify.__func__
             contract_dicts = [("BaseBootcamp", self.base.__dict__),
                               ("synth.bootcamp", vars(contract))]
             codes = [("BaseBootcamp.verify_score", self.base_verify.__func__)]
@@ -601,12 +622,12 @@ class Server:
                 where, summary, trace = self.shim.SWALLOWED[0]
                 out["swallowed"] = {"where": where, "message": summary, "traceback": trace}
         else:
-            assert self.snapshot is not None and self.class_snapshot is not None
-            if not (self.snapshot.intact() and self.class_snapshot.intact()) or \
-                    (_GUARD is not None and _GUARD.events()):
-                out["tampered"] = (self.snapshot.changes() + self.class_snapshot.changes()
+            snapshot, own = self.snapshot, self.class_snapshot
+            assert snapshot is not None and own is not None
+            if not (snapshot.intact() and own.intact()) or (_GUARD is not None and _GUARD.blocked):
+                out["tampered"] = (snapshot.changes() + own.changes()
                                    + [f"blocked: {e}" for e in (_GUARD.events() if _GUARD else [])])
-            value = _bounded(self.base_verify.__func__, (self.cls, response, identity, fmt), limit)
+            value = _bounded(self.verify_fn, (self.cls, response, identity, fmt), limit)
         out["score"] = _score_value(value)
         if p.get("check_identity") and canonical(identity) != p.get("case_text"):
             out["identity_changed"] = True
@@ -730,17 +751,23 @@ class _Channel:
         st = os.fstat(self.out)
         self.identity = (st.st_dev, st.st_ino)
         self.buf = bytearray()
+        self.pos = 0
         self.pending: list[bytes] = []
         self.pending_bytes = 0
 
     def read_line(self) -> bytes | None:
         while True:
-            nl = self.buf.find(b"\n")
+            nl = self.buf.find(b"\n", self.pos)
             if nl >= 0:
-                line = bytes(self.buf[:nl])
-                del self.buf[: nl + 1]
+                line = bytes(self.buf[self.pos : nl])
+                self.pos = nl + 1
                 return line
-            self.flush()  # nothing complete to answer: let the host see the replies so far
+            del self.buf[: self.pos]
+            self.pos = 0
+            # Nothing complete to answer: flush the replies so far -- unless more requests are
+            # already waiting in the pipe (a chunk that arrived in pieces): then read them first.
+            if self.pending and not select.select([0], [], [], 0)[0]:
+                self.flush()
             data = os.read(0, 1 << 16)
             if not data:
                 return None
