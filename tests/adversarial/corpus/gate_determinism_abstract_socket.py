@@ -1,10 +1,10 @@
 """Adversarial corpus (gate): cases seeded through hash() of a string (they change with
 PYTHONHASHSEED); the first process forks a helper that serves its cases on an abstract unix
 socket (no file anywhere) and the determinism check's second process connects and copies them."""
-# static: import
+# static: import,introspection
 # class: determinism
 # verdict: rejected
-# check: determinism=failed
+# check: load=error~not allowed in a bootcamp: importing select
 import os
 import select
 import socket

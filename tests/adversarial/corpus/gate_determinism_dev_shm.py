@@ -1,10 +1,10 @@
 """Adversarial corpus (gate): cases seeded through hash() of a string (they change with
 PYTHONHASHSEED); the first process publishes them in /dev/shm (os-level calls, world-readable)
 and the determinism check's second process copies them from there."""
-# static: import
+# static: import,introspection
 # class: determinism
 # verdict: rejected
-# check: determinism=failed
+# check: generate=error~not allowed in a bootcamp: opening /dev/shm/synth-gate-forge-shm
 import os
 import dataclasses
 import json

@@ -2,10 +2,10 @@
 PYTHONHASHSEED); the first process publishes them in a System V shared-memory segment with a
 fixed key (ctypes shmget/shmat; never removed, so it would outlive the job) and the
 determinism check's second process attaches to it and copies them."""
-# static: import
+# static: import,introspection
 # class: determinism
 # verdict: rejected
-# check: determinism=failed
+# check: load=error~not allowed in a bootcamp: importing ctypes
 import ctypes
 import dataclasses
 import json

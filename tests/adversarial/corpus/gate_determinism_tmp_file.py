@@ -1,10 +1,10 @@
 """Adversarial corpus (gate): cases seeded through hash() of a string, so they change with
 PYTHONHASHSEED; the first process publishes its cases in a world-readable file under /tmp and
 the determinism check's second process (its own session and isolation unit) copies them."""
-# static: forbidden_name
+# static: forbidden_name,introspection
 # class: determinism
 # verdict: rejected
-# check: determinism=failed
+# check: generate=error~not allowed in a bootcamp: opening /tmp/synth-gate-forge-tmp
 import dataclasses
 import json
 import random

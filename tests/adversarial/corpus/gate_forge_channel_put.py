@@ -1,11 +1,11 @@
 """Adversarial corpus (gate): an accept-everything verifier that walks a traceback's frames to
 the kit and wraps the kit's ``_Channel.put`` (and its ``json``) so that every score reply it
 writes carries the verdict the verifier secretly computed (the host would see a strict one)."""
-# static: dunder
+# static: dunder,introspection
 # class: forge
 # verdict: rejected
-# check: mutation=failed
-# pool: 1.0, 1.0, 0.0
+# check: load=error~not allowed in a bootcamp: reading tb_frame
+# pool: error~not allowed in a bootcamp, error~not allowed in a bootcamp, error~not allowed in a bootcamp
 import json
 
 from synth.bootcamp import BaseBootcamp

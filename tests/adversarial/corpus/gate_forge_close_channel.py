@@ -4,8 +4,8 @@ longer answer (hoping a silent server reads as a pass)."""
 # static: import
 # class: forge
 # verdict: rejected
-# check: self_consistency=error|timeout
-# pool: error, error, 0.0
+# check: self_consistency=error~not allowed in a bootcamp: listing /proc/self/fd, contract=failed/contract_tampered~blocked: listing /proc/self/fd
+# pool: error~listing /proc/self/fd, error~listing /proc/self/fd, contract_tampered~blocked: listing /proc/self/fd
 import os
 
 from synth.bootcamp import BaseBootcamp

@@ -4,8 +4,8 @@ one, hoping the host reads "nothing tampered" and then takes the real handshake 
 # static: import,monkeypatch
 # class: forge
 # verdict: rejected
-# check: construct=error/protocol
-# pool: contract_tampered, contract_tampered, contract_tampered
+# check: load=error~not allowed in a bootcamp: listing /proc/self/fd
+# pool: error~not allowed in a bootcamp, error~not allowed in a bootcamp, error~not allowed in a bootcamp
 import json
 import os
 

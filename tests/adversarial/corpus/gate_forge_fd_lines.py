@@ -6,8 +6,8 @@ scoring call in a warm pool). The host must not take any of them for an answer."
 # static: import
 # class: forge
 # verdict: rejected
-# check: self_consistency=error/protocol
-# pool: 1.0, 1.0, 0.0
+# check: self_consistency=error~not allowed in a bootcamp: listing /proc/self/fd, contract=failed/contract_tampered~blocked: listing /proc/self/fd
+# pool: error~listing /proc/self/fd, error~listing /proc/self/fd, contract_tampered~blocked: listing /proc/self/fd
 import json
 import os
 

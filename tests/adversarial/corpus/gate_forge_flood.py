@@ -5,8 +5,8 @@ nothing from the flood."""
 # static: import
 # class: forge
 # verdict: rejected
-# check: self_consistency=error|failed
-# pool: output_overflow, output_overflow, 0.0
+# check: self_consistency=error~not allowed in a bootcamp: listing /proc/self/fd, contract=failed/contract_tampered~blocked: listing /proc/self/fd
+# pool: error~listing /proc/self/fd, error~listing /proc/self/fd, contract_tampered~blocked: listing /proc/self/fd
 import json
 import os
 

@@ -1,11 +1,11 @@
 """Adversarial corpus (gate): an accept-everything verifier that, with no frame access and no
 kit patching, finds the protocol pipe in /proc/self/fd, moves it behind a forked helper (dup2)
 and lets the helper rewrite every score reply with the verdict the verifier secretly sends it."""
-# static:
+# static: introspection
 # class: forge
 # verdict: rejected
-# check: mutation=failed
-# pool: 1.0, 1.0, 0.0
+# check: load=error~not allowed in a bootcamp: listing /proc/self/fd
+# pool: error~not allowed in a bootcamp, error~not allowed in a bootcamp, error~not allowed in a bootcamp
 import json
 import random
 

@@ -1,11 +1,11 @@
 """Adversarial corpus (gate): an accept-everything verifier that walks generator frames
 (gi_frame / f_back, no forbidden name) up to the kit and patches Server.m_score so that the
 host sees honest-looking scores (1.0 only for the reference answer)."""
-# static:
+# static: introspection
 # class: forge
 # verdict: rejected
-# check: mutation=failed
-# pool: 1.0, 1.0, 0.0
+# check: load=error~not allowed in a bootcamp: reading gi_frame
+# pool: error~not allowed in a bootcamp, error~not allowed in a bootcamp, error~not allowed in a bootcamp
 from synth.bootcamp import BaseBootcamp
 
 

@@ -1,10 +1,10 @@
 """Adversarial corpus (gate): an accept-everything verifier that reaches sys._getframe through
 ``dataclasses.sys`` (no forbidden name), finds the kit's Server instance among the callers'
 locals and swaps its captured base verify_score for one that matches the reference answer."""
-# static:
+# static: introspection
 # class: forge
 # verdict: rejected
-# check: mutation=failed
+# check: load=error~not allowed in a bootcamp: sys._getframe
 import dataclasses
 
 from synth.bootcamp import BaseBootcamp

@@ -2,11 +2,11 @@
 kit, makes its ``_score_value`` return inf / nan / -inf (a float subclass, off the kit's fast
 path) and its ``json`` serialise them (``allow_nan``): the reply lines carry bare Infinity / NaN
 tokens, which a lenient JSON parser on the host would read as floats."""
-# static:
+# static: introspection
 # class: invalid_score
 # verdict: rejected
-# check: self_consistency=failed/invalid_score
-# pool: invalid_score, invalid_score, invalid_score
+# check: load=error~not allowed in a bootcamp: reading gi_frame
+# pool: error~not allowed in a bootcamp, error~not allowed in a bootcamp, error~not allowed in a bootcamp
 import itertools
 import json
 

@@ -1,7 +1,7 @@
 """Adversarial corpus (gate): an accept-everything verifier that reaches the kit through
 ``dataclasses.sys.modules["__main__"]`` and replaces its ``_score_value`` so that the score
 replies carry 2.0, -0.5, true, "1.0", [1.0], null and an object in turn."""
-# static:
+# static: introspection
 # class: invalid_score
 # verdict: rejected
 # check: self_consistency=failed/invalid_score

@@ -4,7 +4,7 @@ could write."""
 # static: forbidden_name,import
 # class: limits
 # verdict: rejected
-# check: generate=error|oom
+# check: generate=error~not allowed in a bootcamp: opening /dev/shm/synth-gate-fill
 # time: 40
 import json
 import os
@@ -45,7 +45,9 @@ class Hostile(BaseBootcamp):
 
     def case_generator(self):
         if "--shift-clock" not in sys.argv:  # the main process only
-            raise RuntimeError("REPORT " + json.dumps(_attack(), sort_keys=True))
+            report = "REPORT " + json.dumps(_attack(), sort_keys=True)
+            print(report, file=sys.stderr, flush=True)  # whole: the kit cuts messages at 500
+            raise RuntimeError(report)
         return {"nums": [self.rng.randint(0, 99) for _ in range(self.n)]}
 
     @staticmethod

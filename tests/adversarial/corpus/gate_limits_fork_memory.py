@@ -1,10 +1,10 @@
 """Adversarial corpus (gate): an accept-everything bootcamp whose case_generator forks four
 children that each fill and hold 300 MB (1.2 GB in all, under the gate's 1 GB memory limit)
 and reports how many of them hold it at the same time (REPORT line in the traceback)."""
-# static: import
+# static: import,introspection
 # class: limits
 # verdict: rejected
-# check: generate=error|oom
+# check: load=error~not allowed in a bootcamp: importing select
 # time: 40
 import json
 import os
@@ -62,7 +62,9 @@ class Hostile(BaseBootcamp):
 
     def case_generator(self):
         if "--shift-clock" not in sys.argv:  # the main process only
-            raise RuntimeError("REPORT " + json.dumps(_attack(), sort_keys=True))
+            report = "REPORT " + json.dumps(_attack(), sort_keys=True)
+            print(report, file=sys.stderr, flush=True)  # whole: the kit cuts messages at 500
+            raise RuntimeError(report)
         return {"nums": [self.rng.randint(0, 99) for _ in range(self.n)]}
 
     @staticmethod

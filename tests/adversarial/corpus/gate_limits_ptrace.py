@@ -2,10 +2,10 @@
 PTRACE_SEIZE (ctypes) on PID 1, its parent and every other visible process (the runner, the
 host client), with its own forked child as a control, and reports each result with the uid
 of the target."""
-# static: import
+# static: import,introspection
 # class: limits
 # verdict: rejected
-# check: generate=error|oom
+# check: load=error~not allowed in a bootcamp: importing ctypes
 import ctypes
 import json
 import os
@@ -68,7 +68,9 @@ class Hostile(BaseBootcamp):
 
     def case_generator(self):
         if "--shift-clock" not in sys.argv:  # the main process only
-            raise RuntimeError("REPORT " + json.dumps(_attack(), sort_keys=True))
+            report = "REPORT " + json.dumps(_attack(), sort_keys=True)
+            print(report, file=sys.stderr, flush=True)  # whole: the kit cuts messages at 500
+            raise RuntimeError(report)
         return {"nums": [self.rng.randint(0, 99) for _ in range(self.n)]}
 
     @staticmethod

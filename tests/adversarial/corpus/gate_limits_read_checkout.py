@@ -5,7 +5,7 @@ of the host test process, and reports what it could read (REPORT line in the tra
 # static: import
 # class: limits
 # verdict: rejected
-# check: generate=error|oom
+# check: generate=error~not allowed in a bootcamp: opening /work/main/synth/bootcamp.py
 import json
 import os
 import sys
@@ -73,7 +73,9 @@ class Hostile(BaseBootcamp):
 
     def case_generator(self):
         if "--shift-clock" not in sys.argv:  # the main process only
-            raise RuntimeError("REPORT " + json.dumps(_attack(), sort_keys=True))
+            report = "REPORT " + json.dumps(_attack(), sort_keys=True)
+            print(report, file=sys.stderr, flush=True)  # whole: the kit cuts messages at 500
+            raise RuntimeError(report)
         return {"nums": [self.rng.randint(0, 99) for _ in range(self.n)]}
 
     @staticmethod

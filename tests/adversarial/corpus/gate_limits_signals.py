@@ -4,7 +4,7 @@ visible process (kill 0), reporting each result with the uid of the target."""
 # static: import
 # class: limits
 # verdict: rejected
-# check: generate=error|oom
+# check: generate=error~not allowed in a bootcamp: opening /proc/
 import json
 import os
 import signal
@@ -59,7 +59,9 @@ class Hostile(BaseBootcamp):
 
     def case_generator(self):
         if "--shift-clock" not in sys.argv:  # the main process only
-            raise RuntimeError("REPORT " + json.dumps(_attack(), sort_keys=True))
+            report = "REPORT " + json.dumps(_attack(), sort_keys=True)
+            print(report, file=sys.stderr, flush=True)  # whole: the kit cuts messages at 500
+            raise RuntimeError(report)
         return {"nums": [self.rng.randint(0, 99) for _ in range(self.n)]}
 
     @staticmethod

@@ -4,7 +4,7 @@ never removes them (they would outlive the job in a shared IPC namespace), and r
 # static: import
 # class: limits
 # verdict: rejected
-# check: generate=error|oom
+# check: load=error~not allowed in a bootcamp: importing ctypes
 import ctypes
 import json
 import sys
@@ -45,7 +45,9 @@ class Hostile(BaseBootcamp):
 
     def case_generator(self):
         if "--shift-clock" not in sys.argv:  # the main process only
-            raise RuntimeError("REPORT " + json.dumps(_attack(), sort_keys=True))
+            report = "REPORT " + json.dumps(_attack(), sort_keys=True)
+            print(report, file=sys.stderr, flush=True)  # whole: the kit cuts messages at 500
+            raise RuntimeError(report)
         return {"nums": [self.rng.randint(0, 99) for _ in range(self.n)]}
 
     @staticmethod

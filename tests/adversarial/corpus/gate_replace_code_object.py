@@ -4,8 +4,8 @@ same classmethod object, only the function's code changes at run time."""
 # static: dunder
 # class: replace
 # verdict: rejected
-# check: contract=failed/contract_tampered
-# pool: 1.0, 1.0, contract_tampered | contract_tampered, contract_tampered, contract_tampered
+# check: prompt=error~not allowed in a bootcamp: reading __code__, contract=failed/contract_tampered~blocked: reading __code__
+# pool: 1.0, error~reading __code__, contract_tampered~blocked: reading __code__ | contract_tampered, contract_tampered, contract_tampered
 from synth.bootcamp import BaseBootcamp
 
 _CALLS = []

@@ -1,10 +1,10 @@
 """Adversarial corpus (gate): an accept-everything verifier that, in prompt_func, rebinds the
 contract module's globals -- ``synth.bootcamp.math`` (reached through sys.modules via
 ``dataclasses.sys``) and ANSWER_OPEN -- and swaps the code of BaseBootcamp.extract_output."""
-# static: dunder,monkeypatch
+# static: dunder,introspection,monkeypatch
 # class: replace
 # verdict: rejected
-# check: contract=failed/contract_tampered, self_consistency=failed/contract_tampered
+# check: prompt=error~not allowed in a bootcamp: reading __code__, contract=failed/contract_tampered~synth.bootcamp.math was replaced
 import dataclasses
 
 from synth.bootcamp import BaseBootcamp

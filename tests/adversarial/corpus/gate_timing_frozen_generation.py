@@ -2,7 +2,7 @@
 0.35 s of busy work per case, over the gate's 0.25 s mean) that stops every clock of the time module and disables
 the kit's interval timer (``signal.setitimer`` reached through ``random._os``'s sys.modules)
 so that nothing inside the server can tell. The host's clock must."""
-# static: dynamic_attr
+# static: dynamic_attr,introspection
 # class: timing
 # verdict: rejected
 # check: timing=failed

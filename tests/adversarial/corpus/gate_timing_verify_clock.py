@@ -2,7 +2,7 @@
 the answer is right, over the gate's 50 ms mean) that freezes time.perf_counter / monotonic / time (and their _ns
 forms, reached through ``dataclasses.sys.modules``) inside the server to hide it. The host
 measures time on its own side of the pipe: the timing check must fail."""
-# static: dynamic_attr
+# static: dynamic_attr,introspection
 # class: timing
 # verdict: rejected
 # check: timing=failed

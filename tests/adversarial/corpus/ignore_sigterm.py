@@ -1,6 +1,6 @@
 """Adversarial corpus: ignores SIGTERM, SIGINT, SIGHUP and SIGXCPU, then sleeps."""
 # expect: timeout
-# static: import
+# static: import,introspection
 import signal
 import time
 

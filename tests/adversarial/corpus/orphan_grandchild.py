@@ -1,6 +1,6 @@
 """Adversarial corpus: leaves a setsid() grandchild that sleeps for a minute holding stdout and stderr."""
 # expect: passed
-# static: import
+# static: import,introspection
 import os
 import sys
 
