@@ -4,7 +4,7 @@ socket (no file anywhere) and the determinism check's second process connects an
 # static: import,introspection
 # class: determinism
 # verdict: rejected
-# check: load=error~not allowed in a bootcamp: importing select
+# check: load=error~not allowed in a bootcamp: importing socket
 import os
 import select
 import socket

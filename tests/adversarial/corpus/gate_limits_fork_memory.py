@@ -4,7 +4,7 @@ and reports how many of them hold it at the same time (REPORT line in the traceb
 # static: import,introspection
 # class: limits
 # verdict: rejected
-# check: load=error~not allowed in a bootcamp: importing select
+# check: generate=error~not allowed in a bootcamp: os.fork
 # time: 40
 import json
 import os
