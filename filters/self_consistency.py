@@ -259,7 +259,10 @@ async def run_filter(
         answered=answered,
         requested=k,
         stopped_early=stopped_early,
-        level_pass_rates={lvl: round(s.rate, 4) for lvl, s in sorted(levels.items())},
+        # in the bootcamp's LEVELS order (the order the specs visit them), not alphabetical
+        level_pass_rates={lvl: round(levels[lvl].rate, 4)
+                          for lvl in dict.fromkeys(str(it["level"]) for it in items)
+                          if lvl in levels},
         level_counts={lvl: s.n for lvl, s in sorted(levels.items())},
         samples=records,
     )

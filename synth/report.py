@@ -150,7 +150,7 @@ def _level_order(filters: Iterable[dict[str, Any]]) -> list[str]:
     order: list[str] = []
     for res in filters:
         samples = sorted(res.get("samples") or [], key=lambda s: s.get("index", 0))
-        for name in [s.get("level") for s in samples] + list(res.get("level_pass_rates") or {}):
+        for name in list(res.get("level_pass_rates") or {}) + [s.get("level") for s in samples]:
             if name and name not in order:
                 order.append(str(name))
     return order
