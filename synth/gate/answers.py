@@ -425,6 +425,39 @@ def check_timing(s: Suite) -> dict[str, Any]:
                   "the host)", timings="\n".join(lines))
 
 
+def check_consistency(s: Suite) -> dict[str, Any]:
+    """The verifier behaves the same where it is used as under the gate: a sample of the
+    (response, case) pairs the suite scored -- reference answers, corrupted answers, garbage --
+    is scored again, in shuffled order, by a fresh warm-pool worker that only ever scores (as
+    in the filter and in RL rewards). A different score is the finding ``inconsistent_verifier``:
+    the bootcamp tells the gate's questions from production use (or keeps hidden state)."""
+    from synth.sandbox.pool import WorkerPool
+
+    if not s.scored:
+        return result("skipped", "not run: nothing was scored")
+    sample = s.rng.sample(s.scored, min(len(s.scored), s.cfg.consistency_samples))
+    items = [(response, json.loads(case)) for response, case, _ in sample]
+    try:
+        with WorkerPool(s.source, size=1, backend=s.backend, call_timeout_s=s.cfg.call_max_s * 2,
+                        class_name=str(s.info.get("class") or "")) as pool:
+            got = pool.verify_many(items)
+    except Exception as exc:  # the pool could not start: the infrastructure, not the bootcamp
+        return result("sandbox_error", f"could not start a scoring worker: {exc}")
+    differ = []
+    for (response, case, want), res in zip(sample, got, strict=True):
+        if res.outcome is not Outcome.PASSED or res.score is None or abs(res.score - want) > 1e-9:
+            differ.append({"case": case[:400], "response": response[:300],
+                           "under_the_gate": want, "in_a_scoring_worker":
+                           res.score if res.score is not None else f"{res.outcome.value}: "
+                           f"{res.error[:200]}"})
+    if differ:
+        return result("failed", f"{len(differ)} of {len(sample)} responses scored differently "
+                      "in a fresh scoring worker (as in the filter and in training) than under "
+                      "the gate", finding="inconsistent_verifier", examples=differ[:3])
+    return result("passed", f"{len(sample)} responses re-scored in a fresh scoring worker: same "
+                  "scores")
+
+
 def check_contract(s: Suite) -> dict[str, Any]:
     """Did the bootcamp change the contract (``BaseBootcamp``, its own class) at any point?"""
     if s.cand.tampering:
@@ -451,5 +484,6 @@ CHECKS: dict[str, Callable[[Suite], dict[str, Any]]] = {
     "oracle": check_oracle,
     "levels": check_levels,
     "timing": check_timing,
+    "consistency": check_consistency,
     "contract": check_contract,
 }

@@ -35,7 +35,7 @@ __all__ = [
 CHECK_NAMES: tuple[str, ...] = (
     "static", "load", "construct", "generate", "determinism", "diversity", "prompt",
     "self_consistency", "purity", "mutation", "garbage", "differential", "oracle", "levels",
-    "timing", "contract",
+    "timing", "consistency", "contract",
 )
 #: Largest artifact kept per entry (characters): sized for the revise prompt.
 ARTIFACT_CAP = 2000
@@ -43,6 +43,7 @@ ARTIFACT_CAP = 2000
 FINDINGS: tuple[str, ...] = (
     "invalid_score", "contract_tampered", "protocol", "impure_verifier", "reference_disagrees",
     "verifier_too_lenient", "verifier_too_strict", "checker_broken", "impure_reference",
+    "inert_parameter", "degenerate_answers", "inconsistent_verifier",
 )
 
 class CheckStatus(StrEnum):
@@ -114,6 +115,7 @@ class CheckConfig(BaseModel):
     garbage_max_s: float = Field(default=1.0, gt=0, le=60)
     oracle_cases: int = Field(default=100, ge=1, le=1000)
     purity_cases: int = Field(default=10, ge=1, le=1000)
+    consistency_samples: int = Field(default=60, ge=1, le=2000)
     differential_cases: int = Field(default=200, ge=1, le=5000)
     differential_budget_s: float = Field(default=6.0, gt=0, le=600)
     probes_per_case: int = Field(default=8, ge=0, le=100)

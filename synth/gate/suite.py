@@ -110,6 +110,7 @@ class Suite:
         self.verify_times: list[float] = []
         self.consistent: list[tuple[int, int]] = []
         self._tags: tuple[str, str] | None = None
+        self.scored: list[tuple[str, str, float]] = []
         self.rng = random.Random(cfg.seed * 31 + 7)
         self.current, self.spent = "", 0.0
         self.too_slow = ""  # the check that ran out of time, if any
@@ -166,6 +167,8 @@ class Suite:
                     "budget")
         if self.too_slow and name not in ("levels", "timing"):
             return f"not run: the bootcamp is too slow (the {self.too_slow} check ran out of time)"
+        if name == "consistency" and (self.hung or self.too_slow):
+            return "not run: the bootcamp hung or was too slow earlier"
         if self.hung and name != "levels":
             return (f"not run: the sandboxed bootcamp hung or died during the {self.hung} check "
                     "(its session was ended)")
@@ -297,7 +300,10 @@ class Suite:
 
     def score(self, response: str, case: str, limit: float = 2.0,
               check_identity: bool = False) -> tuple[float, float]:
-        return self.cand.score(response, case, self.limit(limit), check_identity)
+        score, dt = self.cand.score(response, case, self.limit(limit), check_identity)
+        if len(response) <= 4000 and len(self.scored) < 2000:
+            self.scored.append((response, case, score))  # for the consistency check
+        return score, dt
 
     def construct(self, params: dict[str, Any], seed: int) -> int:
         return self.cand.construct(params, seed, self.limit(10.0))

@@ -70,6 +70,13 @@ __all__ = [
     "serve",
 ]
 
+# The kit's own references to the shared standard-library functions it relies on, taken when
+# the kit is imported (before any bootcamp code runs): a bootcamp that patches ``json.loads``
+# or ``operator.is_`` in the modules it shares with the kit does not change what the kit uses.
+_loads = json.loads
+_dumps = json.dumps
+_is = operator.is_
+
 #: The file name of this module inside a sandbox job.
 KIT_NAME = "_synth_kit.py"
 PROTOCOL = 1
@@ -143,7 +150,7 @@ def json_problem(obj: Any, path: str = "case", depth: int = 0) -> str | None:
 
 def canonical(obj: Any) -> str:
     """The canonical JSON text of a value (sorted keys, no NaN): what the host compares."""
-    return json.dumps(obj, sort_keys=True, ensure_ascii=False, allow_nan=False)
+    return _dumps(obj, sort_keys=True, ensure_ascii=False, allow_nan=False)
 
 
 # ------------------------------------------------------------------------------------------
@@ -396,7 +403,7 @@ class _Snapshot:
         is an audited event, and while the guard is armed setting it is refused (and recorded)
         anyway, so the periodic comparison is the second line, not the first."""
         for live, size, values in self.values:
-            if len(live) != size or not all(map(operator.is_, live.values(), values)):
+            if len(live) != size or not all(map(_is, live.values(), values)):
                 return False
         for c, mro, meta in self.classes:
             if c.__mro__ is not mro or type(c) is not meta:
@@ -701,7 +708,7 @@ def _case(p: dict[str, Any]) -> Any:
     text = p.get("case_text")
     if type(text) is not str:
         raise _usage("case_text must be a string of JSON")
-    return json.loads(text)
+    return _loads(text)
 
 
 def _plain(value: Any) -> Any:
@@ -775,9 +782,9 @@ class _Channel:
 
     def send(self, obj: dict[str, Any]) -> None:
         try:
-            line = json.dumps(obj, ensure_ascii=False, allow_nan=False)
+            line = _dumps(obj, ensure_ascii=False, allow_nan=False)
         except (TypeError, ValueError) as exc:
-            line = json.dumps({"id": obj.get("id"), "err": {
+            line = _dumps({"id": obj.get("id"), "err": {
                 "kind": "error", "type": type(exc).__name__,
                 "message": f"reply not JSON-serialisable: {_message(exc)}", "traceback": ""}})
         self.put(line.encode("utf-8", "surrogatepass") + b"\n")
@@ -847,7 +854,7 @@ def serve(argv: list[str]) -> int:
             return 0
         rid: Any = None
         try:
-            rid, method, params = json.loads(line)
+            rid, method, params = _loads(line)
             handler = handlers.get(method)
             if handler is None or type(params) is not dict:
                 raise _usage(f"unknown method {method!r}")

@@ -128,8 +128,13 @@ INTROSPECTION_ATTRS: frozenset[str] = frozenset(
         "_socket", "threading", "_thread", "io", "_io", "marshal", "pickle", "shutil", "mmap",
         "resource", "fcntl", "select", "selectors", "inspect", "types", "weakref", "atexit",
         "_sys", "_weakref", "_imp", "_warnings", "faulthandler", "tracemalloc",
+        # getattr and eval engines under other names
+        "Formatter", "get_field", "get_type_hints", "ForwardRef", "_eval_type", "vformat",
     }
 )
+#: Dunder names a module may bind at top level (anything else, e.g. ``__loader__``, changes
+#: how the interpreter treats the module).
+_BINDABLE_DUNDERS = frozenset({"__all__", "__slots__", "__doc__", "__version__", "__author__"})
 
 #: Dunder attributes/names that are harmless and common in ordinary code.
 SAFE_DUNDERS: frozenset[str] = frozenset(
@@ -221,6 +226,7 @@ class _Linter(ast.NodeVisitor):
         self.base_aliases: set[str] = {_BASE_NAMES[mode]}
         self.docstrings: set[int] = set()  # id() of docstring Constant nodes
         self.params: list[set[str]] = []  # parameter names of the enclosing functions
+        self.call_funcs: set[int] = set()  # id() of the nodes that are called directly
 
     def add(self, node: ast.AST, rule: str, message: str) -> None:
         line = getattr(node, "lineno", 1)
@@ -254,6 +260,9 @@ class _Linter(ast.NodeVisitor):
             self.add(node, "import", f"import from {module!r} is not allowed; " + _allow())
             return
         for alias in node.names:
+            if alias.name in INTROSPECTION_ATTRS or alias.name in _DYNAMIC_ATTR:
+                self.add(node, "introspection", f"importing {alias.name!r} from {module!r} is "
+                         "not allowed")
             if alias.name == "*":
                 self.add(node, "import", f"'from {module} import *' is not allowed")
             elif alias.name == _BASE_NAMES[self.mode]:
@@ -262,7 +271,14 @@ class _Linter(ast.NodeVisitor):
     # -- names and attributes -------------------------------------------------------------
     def visit_Name(self, node: ast.Name) -> None:
         if isinstance(node.ctx, ast.Store):
+            if _DUNDER.match(node.id) and node.id not in _BINDABLE_DUNDERS | SAFE_DUNDERS:
+                self.add(node, "dunder", f"binding the dunder name {node.id!r} is not allowed")
             return  # defining e.g. __slots__, or shadowing a name, reaches nothing
+        if (node.id in _DYNAMIC_ATTR or node.id in _GETTER_FACTORIES) and \
+                id(node) not in self.call_funcs:
+            self.add(node, "dynamic_attr", f"{node.id} may only be called directly (an alias of "
+                     "it escapes the literal-name rule)")
+            return
         if node.id in FORBIDDEN_NAMES and not any(node.id in p for p in self.params):
             self.add(node, "forbidden_name", f"use of {node.id!r} is not allowed")
         elif _DUNDER.match(node.id) and node.id not in SAFE_DUNDERS:
@@ -272,6 +288,8 @@ class _Linter(ast.NodeVisitor):
         if _DUNDER.match(node.attr) and node.attr not in SAFE_DUNDERS:
             hint = "; use type(obj) instead" if node.attr == "__class__" else ""
             self.add(node, "dunder", f"access to the attribute {node.attr!r} is not allowed{hint}")
+        elif node.attr in _GETTER_FACTORIES and id(node) not in self.call_funcs:
+            self.add(node, "dynamic_attr", f"{node.attr} may only be called directly")
         elif node.attr in INTROSPECTION_ATTRS:
             self.add(node, "introspection", f"access to the attribute {node.attr!r} reaches "
                      "interpreter internals or a module outside the allowlist")
@@ -301,6 +319,7 @@ class _Linter(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
+        self.call_funcs.add(id(func))
         called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
         if called in _GETTER_FACTORIES and not all(
             isinstance(a, ast.Constant) and isinstance(a.value, str) for a in node.args[:1]
@@ -345,6 +364,11 @@ class _Linter(ast.NodeVisitor):
     def visit_Assign(self, node: ast.Assign) -> None:
         for target in node.targets:
             self._check_target(target)
+        # an alias of an imported module or of the base class is that module or class
+        if isinstance(node.value, ast.Name):
+            for group in (self.module_aliases, self.base_aliases):
+                if node.value.id in group:
+                    group.update(t.id for t in node.targets if isinstance(t, ast.Name))
         self.generic_visit(node)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
