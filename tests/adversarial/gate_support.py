@@ -88,6 +88,7 @@ class Spec:
     pool: tuple[tuple[str, ...], ...] | None
     pool_min_s: float
     time_s: float
+    known_hole: str = ""  # a documented, open hole: the tests are strict xfails until it closes
 
     @property
     def name(self) -> str:
@@ -140,7 +141,7 @@ def parse(path: Path) -> Spec:
         assert all(len(r) == len(POOL_PROBES) for r in rounds) and len(rounds) <= 2, raw
         pool = (rounds[0], rounds[-1], rounds[-1])
     return Spec(path, attack, checks, pool, float(_header(src, "pool-min-s") or 0.0),
-                float(_header(src, "time") or 30.0))
+                float(_header(src, "time") or 30.0), _header(src, "known-hole") or "")
 
 
 def pool_matches(result: VerifyResult, want: str) -> bool:

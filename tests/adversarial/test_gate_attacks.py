@@ -46,6 +46,9 @@ Header scheme of a ``gate_*.py`` program (one ``# key: value`` line each)::
     # pool-min-s: 0.06               optional: the host-measured time of the right-answer call
                                      is at least this (the clock inside the sandbox lies)
     # time: 40                       optional: bound on the gate's wall time (default 30 s)
+    # known-hole: TEXT               optional: an open, documented hole (README, "Who decides"):
+                                     the gate and pool tests of the program are strict xfails,
+                                     so they turn into failures the day the hole closes
 
 Naming convention: ``gate_*`` programs are run here (gate + pool), the other corpus programs
 by the bare runner of ``test_corpus.py`` (``# expect:`` = the bare run's outcome); the
@@ -126,7 +129,10 @@ def test_corpus_has_50_programs_and_every_attack_class_twice() -> None:
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
-def test_gate_rejects_hostile_bootcamp(spec: Spec, backend: Backend, canary: str) -> None:
+def test_gate_rejects_hostile_bootcamp(spec: Spec, backend: Backend, canary: str,
+                                      request: pytest.FixtureRequest) -> None:
+    if spec.known_hole:
+        request.node.add_marker(pytest.mark.xfail(strict=True, reason=spec.known_hole))
     marker = f"synthgate{secrets.token_hex(6)}"
     clear_traces()
     ipc_before = sysv_objects()
@@ -168,7 +174,10 @@ def test_gate_rejects_hostile_bootcamp(spec: Spec, backend: Backend, canary: str
 
 
 @pytest.mark.parametrize("spec", POOL_SPECS, ids=lambda s: s.name)
-def test_pool_on_hostile_bootcamp(spec: Spec, backend: Backend) -> None:
+def test_pool_on_hostile_bootcamp(spec: Spec, backend: Backend,
+                                  request: pytest.FixtureRequest) -> None:
+    if spec.known_hole:
+        request.node.add_marker(pytest.mark.xfail(strict=True, reason=spec.known_hole))
     assert spec.pool is not None
     marker = f"synthgatepool{secrets.token_hex(5)}"
     clear_traces()

@@ -5,9 +5,10 @@ audited) to reach the kit's ``_GUARD``, whose plain ``_state`` dict says ``armed
 ``armed`` False, a generator-frame walk reaches the ``serve`` frame, and its ``handlers`` dict
 gets a ``score`` handler that rewrites every score with the verdict the verifier secretly
 computed."""
-# static:
+# static: introspection
 # class: forge
 # verdict: rejected
+# known-hole: in-process forgery of the method server (the bootcamp patches the kit it runs in, so every sandboxed server, the pool included, reports the forged strict verifier; the static gate flags the technique, and in-process consumers must trust the library)
 # check: mutation=failed or load=error~not allowed in a bootcamp or load=failed/contract_tampered
 # pool: 1.0, 1.0, 0.0
 import string

@@ -4,7 +4,7 @@ each ``SandboxViolation`` (a BaseException) with ``except BaseException``, in th
 the guard's bounded event list overflows, wraps, or stops refusing -- then tries the frame walk
 to the kit once more. The guard must keep refusing and report the attempts: the handshake
 carries them (``blocked at import``), so the load check fails with ``contract_tampered``."""
-# static:
+# static: dynamic_attr
 # class: forge
 # verdict: rejected
 # check: load=failed/contract_tampered~blocked at import

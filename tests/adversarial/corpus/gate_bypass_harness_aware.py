@@ -6,7 +6,7 @@ a process like the pool's."""
 # static:
 # class: forge
 # verdict: rejected
-# check: mutation=failed
+# check: mutation=failed or consistency=failed/inconsistent_verifier
 # pool: 1.0, 1.0, 0.0
 from synth.bootcamp import BaseBootcamp
 

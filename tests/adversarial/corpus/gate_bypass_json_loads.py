@@ -4,7 +4,7 @@ audited; the module is patched through an alias, so the static ``monkeypatch`` r
 see it). The kit parses every request line with it; for a score request whose response is not
 the reference answer the patched parser blanks the response, so the base ``verify_score``
 finds no answer and scores 0.0 -- the host sees a strict verifier."""
-# static:
+# static: monkeypatch
 # class: forge
 # verdict: rejected
 # check: mutation=failed or load=error~not allowed in a bootcamp or load=failed/contract_tampered

@@ -5,7 +5,7 @@ true (through an alias: no static ``monkeypatch``), then, at the first ``prompt_
 strict one: same dict size, same keys, the snapshotted function untouched, so the snapshot
 sees nothing. The gate (which renders prompts before it scores) meets a strict verifier; the
 warm pool (which never renders a prompt) the accept-everything one."""
-# static:
+# static: monkeypatch
 # class: replace
 # verdict: rejected
 # check: contract=failed/contract_tampered or load=error~not allowed in a bootcamp or load=failed/contract_tampered

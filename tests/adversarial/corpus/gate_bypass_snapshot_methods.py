@@ -6,9 +6,10 @@ class (``object.__subclasses__()`` through an aliased ``getattr``) and rebinds i
 and ``changes`` methods (setting a class attribute is audited, but only names like
 ``__code__`` / ``__bases__`` are refused). The base class is patched through an alias, so the
 static ``monkeypatch`` rule does not see it either."""
-# static:
+# static: dynamic_attr,monkeypatch
 # class: replace
 # verdict: rejected
+# known-hole: in-process forgery of the method server (the bootcamp patches the kit it runs in, so every sandboxed server, the pool included, reports the forged strict verifier; the static gate flags the technique, and in-process consumers must trust the library)
 # check: load=failed/contract_tampered or load=error~not allowed in a bootcamp
 # pool: contract_tampered, contract_tampered, contract_tampered
 from synth.bootcamp import BaseBootcamp

@@ -4,9 +4,10 @@
 ``sys`` -- already loaded, so the import raises no audit event -- and replaces the kit's
 ``_score_value`` (``sys.modules["__main__"]``) so that the score replies carry the verdict the
 verifier secretly computed."""
-# static:
+# static: introspection
 # class: forge
 # verdict: rejected
+# known-hole: in-process forgery of the method server (the bootcamp patches the kit it runs in, so every sandboxed server, the pool included, reports the forged strict verifier; the static gate flags the technique, and in-process consumers must trust the library)
 # check: mutation=failed or load=error~not allowed in a bootcamp or load=failed/contract_tampered
 # pool: 1.0, 1.0, 0.0
 import typing
