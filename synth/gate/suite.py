@@ -167,6 +167,9 @@ class Suite:
                     "budget")
         if self.too_slow and name not in ("levels", "timing"):
             return f"not run: the bootcamp is too slow (the {self.too_slow} check ran out of time)"
+        if name == "consistency" and self.intern:
+            return ("not applicable: InternBootcamp classes are audited, not served by the warm "
+                    "pool")
         if name == "consistency" and (self.hung or self.too_slow):
             return "not run: the bootcamp hung or was too slow earlier"
         if self.hung and name != "levels":

@@ -77,6 +77,8 @@ def _stderr(server: MethodServer, reported: bool) -> str:
         text = server.session.stderr_tail() if server.session is not None else ""
         if "REPORT " in text or time.monotonic() >= deadline:
             return text
+        if server.alive:  # a docker session's stderr arrives only while its stream is read
+            server.call("drop", {"handle": -1}, timeout_s=1.0)
         time.sleep(0.02)
 
 
