@@ -467,6 +467,7 @@ class Server:
         self.next_handle = 1
         self.checker: Any = None
         self.handlers: dict[str, Any] = {}
+        self.levels_at_load: Any = None
 
     # -- loading ----------------------------------------------------------------------------
     def load(self) -> dict[str, Any]:
@@ -518,6 +519,9 @@ class Server:
                                   for name in vars(k)} & _CONTRACT_NAMES)
         levels = getattr(self.cls, "LEVELS", None) if self.mode != "intern" else None
         info["levels"] = _plain(levels)
+        # a private deep copy of plain presets (JSON round trip), used by ``sample``
+        self.levels_at_load = _loads(_dumps(info["levels"])) if type(info["levels"]) is dict \
+            and "__not_plain__" not in info["levels"] else None
         info["yes_no"] = getattr(self.cls, "YES_NO_TASK", False) is True
         return info
 
@@ -670,30 +674,40 @@ class Server:
         specs = p.get("specs")
         if type(specs) is not list:
             raise _usage("specs must be a list")
-        presets = getattr(self.cls, "LEVELS", None) or {}
+        # the presets as the handshake reported them (a copy taken at load): a bootcamp that
+        # mutates its LEVELS later cannot change what export, the filter and review construct
+        presets = self.levels_at_load if type(self.levels_at_load) is dict else {}
         limit = float(p.get("limit", 5.0))
         rows: list[dict[str, Any]] = []
-        for spec in specs:
-            level, seed = spec[0], spec[1]
-            if level == "default":
-                params: dict[str, Any] = {}
-            elif type(presets) is dict and level in presets and type(presets[level]) is dict:
-                params = dict(presets[level])
-            else:
-                raise _usage(f"{self.cls.__name__} has no level {level!r}")
-            handle = self.m_construct({"params": params, "seed": seed, "limit": limit})
+        for index, spec in enumerate(specs):
             try:
-                encoded = self.m_generate({"handle": handle, "limit": limit, "reseed": seed})
-            finally:
-                self.instances.pop(handle, None)
-            row: dict[str, Any] = {"case": encoded}
-            if "problem" not in encoded:
-                case_text = encoded["text"]
-                row["prompt"] = self.m_prompt({"case_text": case_text, "limit": limit})
-                if p.get("answers"):
-                    row["answer"] = self.m_answer({"case_text": case_text, "limit": limit})
-            rows.append(row)
+                rows.append(self._sample_one(spec, presets, limit, bool(p.get("answers"))))
+            except _CallFailed as exc:
+                exc.err["index"] = index  # which spec failed: the host names the row
+                raise
         return rows
+
+    def _sample_one(self, spec: Any, presets: dict[str, Any], limit: float,
+                    answers: bool) -> dict[str, Any]:
+        level, seed = spec[0], spec[1]
+        if level == "default":
+            params: dict[str, Any] = {}
+        elif level in presets and type(presets[level]) is dict:
+            params = dict(presets[level])
+        else:
+            raise _usage(f"{self.cls.__name__} has no level {level!r}")
+        handle = self.m_construct({"params": params, "seed": seed, "limit": limit})
+        try:
+            encoded = self.m_generate({"handle": handle, "limit": limit, "reseed": seed})
+        finally:
+            self.instances.pop(handle, None)
+        row: dict[str, Any] = {"case": encoded}
+        if "problem" not in encoded:
+            case_text = encoded["text"]
+            row["prompt"] = self.m_prompt({"case_text": case_text, "limit": limit})
+            if answers:
+                row["answer"] = self.m_answer({"case_text": case_text, "limit": limit})
+        return row
 
 
 _CONTRACT_NAMES = frozenset({

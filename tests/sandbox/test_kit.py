@@ -175,3 +175,19 @@ def test_a_hang_is_bounded_by_the_host_even_without_the_kit_timer(disable_timer)
             assert "_verify_correction" in reply.traceback  # the kit says where it hung
         assert not s.alive and s.call("prompt", {"case_text": "{}"}) is s.dead
     assert_no_leftovers(label)
+
+
+def test_sample_uses_the_levels_the_handshake_reported():
+    """A bootcamp that changes its LEVELS presets after load (here in prompt_func) cannot
+    change what export, the filter and review construct: ``sample`` uses the load-time copy."""
+    drifting = TOY_SUM.replace(
+        "    @staticmethod\n    def prompt_func(identity):",
+        "    @staticmethod\n    def prompt_func(identity):\n"
+        "        ToySumBootcamp.LEVELS['hard']['n'] = 1",
+    )
+    assert drifting != TOY_SUM
+    with server(drifting) as s:
+        rows = [s.call("sample", {"specs": [["hard", seed]]}).value[0] for seed in (1, 2, 3)]
+    import json as _json
+
+    assert all(len(_json.loads(r["case"]["text"])["numbers"]) == 8 for r in rows), rows
