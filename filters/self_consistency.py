@@ -29,7 +29,7 @@ from synth.sampling import DEFAULT_LEVEL, CaseSampler, SampleError
 from synth.sandbox import get_backend
 from synth.sandbox.base import Backend, Limits, Outcome, SandboxUnavailableError
 from synth.sandbox.kit import derive_seed
-from synth.sandbox.pool import WorkerPool
+from synth.sandbox.pool import WorkerPool, validate_score
 
 Verdict = Literal[
     "accepted", "too_easy", "too_hard", "verifier_error", "sample_error", "solver_error"
@@ -211,18 +211,18 @@ async def run_filter(
                         f"(level {rec.level}, seed {rec.seed}): {result.error[:200]}"
                     )
                 break
-            score = result.score
-            if type(score) is not float or not 0.0 <= score <= 1.0:  # NaN fails both bounds
+            score, why = validate_score(result.score)  # the pool's own rule, applied again
+            if score is None:
                 verdict = "verifier_error"
-                reason = (f"invalid_score: verify_score gave {score!r} on a solver response "
-                          f"(level {rec.level}, seed {rec.seed}), not a finite float in [0, 1]")
+                reason = (f"invalid_score: {why} on a solver response "
+                          f"(level {rec.level}, seed {rec.seed})")
                 break
             rec.score = score
             answered += 1
-            passed += result.score
+            passed += score
             stats = levels.setdefault(rec.level, LevelStats())
             stats.n += 1
-            stats.passed += result.score
+            stats.passed += score
             if cfg.early_stop and failures == 0 and answered < k:
                 verdict = decided(passed, answered, k, cfg.low, cfg.high)
                 if verdict is not None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from synth.sandbox.base import Outcome
 from synth.sandbox.kit import canonical
-from synth.sandbox.methods import MethodServer, Reply
+from synth.sandbox.methods import MethodServer, Reply, error_reply
 
 __all__ = ["Candidate", "Failure"]
 
@@ -218,11 +218,7 @@ def ask_many(server: MethodServer, calls: list[tuple[str, dict[str, Any]]],
         if type(item) is dict and "ok" in item:
             out.append((item["ok"], None))
         elif type(item) is dict and type(item.get("err")) is dict:
-            err = item["err"]
-            kind = str(err.get("kind", "error"))
-            outcome = {"oom": Outcome.OOM, "timeout": Outcome.TIMEOUT}.get(kind, Outcome.ERROR)
-            out.append((None, _fail(Reply(outcome, kind=kind, error=str(err.get("message", ""))[:600],
-                                          traceback=str(err.get("traceback", ""))[-3000:]))))
+            out.append((None, _fail(error_reply(item["err"]))))
         else:
             raise Failure("error", "broke the method-call protocol: malformed batch item",
                           finding="protocol")

@@ -58,8 +58,11 @@ __all__ = [
     "contract_files",
     "decode_reply",
     "encode_request",
+    "error_reply",
     "method_job",
     "server_limits",
+    "session_death",
+    "spawning_backend",
 ]
 
 _HERE = Path(__file__).resolve().parent
@@ -134,6 +137,19 @@ def method_job(
     return SandboxJob(files=files, argv=argv, env=env or {}, unit=code_unit(code, role))
 
 
+def spawning_backend(backend: str | Backend) -> SpawningBackend:
+    """A backend (by name or instance) that can start long-lived sessions, or
+    ``SandboxUnavailableError`` saying why not."""
+    if isinstance(backend, str):
+        from synth.sandbox import get_backend
+
+        backend = get_backend(backend)
+    if not isinstance(backend, SpawningBackend):
+        raise SandboxUnavailableError(
+            f"the {backend.name} backend cannot start long-lived sessions (no spawn())")
+    return backend
+
+
 def encode_request(rid: int, method: str, params: dict[str, Any]) -> bytes:
     """One request line. orjson where it can (fast); json for what it refuses (big ints)."""
     request = [rid, method, params]
@@ -181,13 +197,37 @@ def decode_reply(line: bytes) -> tuple[Any, Reply]:
     rid = obj["id"]
     if "ok" in obj:
         return rid, Reply(Outcome.PASSED, value=obj["ok"])
-    err = obj["err"]
+    return rid, error_reply(obj["err"])
+
+
+def error_reply(err: Any) -> Reply:
+    """The :class:`Reply` of one ``{"kind", "message", "traceback"}`` error object (a reply's
+    ``err``, or one item of a batch)."""
     if type(err) is not dict:
-        return rid, Reply(Outcome.ERROR, kind="protocol", error="malformed error reply")
+        return Reply(Outcome.ERROR, kind="protocol", error="malformed error reply")
     kind = str(err.get("kind", "error"))[:32]
     outcome = {"oom": Outcome.OOM, "timeout": Outcome.TIMEOUT}.get(kind, Outcome.ERROR)
-    return rid, Reply(outcome, kind=kind, error=str(err.get("message", ""))[:600],
-                      traceback=str(err.get("traceback", ""))[-3000:])
+    return Reply(outcome, kind=kind, error=str(err.get("message", ""))[:600],
+                 traceback=str(err.get("traceback", ""))[-3000:])
+
+
+def session_death(session: Session, exc: Exception, what: str) -> tuple[Outcome, str, str]:
+    """(outcome, detail, stderr tail) of a session that ended under us: OOM or TIMEOUT when
+    its exit status says a limit killed it, else ERROR. Waits up to 1 s for the exit status."""
+    code = None
+    for _ in range(100):
+        code = session.returncode()
+        if code is not None:
+            break
+        time.sleep(0.01)
+    tail = session.stderr_tail()
+    outcome, detail = Outcome.ERROR, f"{what} died ({exc})"
+    if code is not None:
+        kind, _, _, why = classify_exit(code, tail)
+        if kind in (Outcome.OOM, Outcome.TIMEOUT):
+            outcome = kind
+        detail = f"{what} died: {why or 'exit status 0'}"
+    return outcome, detail, tail[-3000:]
 
 
 class MethodServer:
@@ -213,15 +253,7 @@ class MethodServer:
         start_timeout_s: float = 30.0,
         max_reply_bytes: int = 4_000_000,
     ) -> None:
-        if isinstance(backend, str):
-            from synth.sandbox import get_backend
-
-            backend = get_backend(backend)
-        if not isinstance(backend, SpawningBackend):
-            raise SandboxUnavailableError(
-                f"the {backend.name} backend cannot start long-lived method servers (no spawn())"
-            )
-        self.backend: SpawningBackend = backend
+        self.backend: SpawningBackend = spawning_backend(backend)
         self.limits = limits or server_limits()
         self.job = method_job(code, mode=mode, class_name=class_name, relative=relative,
                               env=env, shift_clock=shift_clock, role=role, label=label)
@@ -353,18 +385,6 @@ class MethodServer:
     def _died(self, exc: Exception, t0: float) -> Reply:
         """The session ended: say why, as far as its exit status tells."""
         assert self.session is not None
-        code = None
-        for _ in range(100):
-            code = self.session.returncode()
-            if code is not None:
-                break
-            time.sleep(0.01)
-        tail = self.session.stderr_tail()
-        outcome, detail = Outcome.ERROR, f"the sandboxed bootcamp died ({exc})"
-        if code is not None:
-            kind, _, _, why = classify_exit(code, tail)
-            if kind in (Outcome.OOM, Outcome.TIMEOUT):
-                outcome = kind
-            detail = f"the sandboxed bootcamp died: {why or 'exit status 0'}"
-        return Reply(outcome, kind="died", error=detail, traceback=tail[-3000:],
+        outcome, detail, tail = session_death(self.session, exc, "the sandboxed bootcamp")
+        return Reply(outcome, kind="died", error=detail, traceback=tail,
                      elapsed_s=time.monotonic() - t0)

@@ -48,28 +48,25 @@ from synth.sandbox.base import (
     Backend,
     Limits,
     Outcome,
-    SandboxUnavailableError,
     Session,
     SessionError,
     SpawningBackend,
-    classify_exit,
 )
-from synth.sandbox.methods import decode_reply, encode_request, method_job
+from synth.sandbox.methods import (
+    MethodServer,
+    decode_reply,
+    encode_request,
+    server_limits,
+    session_death,
+    spawning_backend,
+)
 
 __all__ = ["VerifyResult", "WorkerPool", "pool_limits", "validate_score"]
 
 
-def pool_limits(memory_mb: int = 1024, pids: int = 16, max_output_bytes: int = 1_000_000) -> Limits:
-    """Limits for a long-lived worker: wall/CPU bound the worker's life, not a call."""
-    return Limits(
-        wall_s=3600,
-        cpu_s=3600,
-        memory_mb=memory_mb,
-        file_size_mb=4,
-        open_files=64,
-        pids=pids,
-        max_output_bytes=max_output_bytes,
-    )
+#: Limits for a long-lived worker: wall/CPU bound the worker's life, not a call (the same as
+#: any long-lived method server's).
+pool_limits = server_limits
 
 
 @dataclass(slots=True)
@@ -150,20 +147,14 @@ class WorkerPool:
     ) -> None:
         if size < 1:
             raise ValueError("size must be >= 1")
-        if isinstance(backend, str):
-            from synth.sandbox import get_backend
-
-            backend = get_backend(backend)
-        if not isinstance(backend, SpawningBackend):
-            raise SandboxUnavailableError(
-                f"the {backend.name} backend cannot start long-lived workers (no spawn())"
-            )
-        self.backend: SpawningBackend = backend
+        self.backend: SpawningBackend = spawning_backend(backend)
         self.limits = limits or pool_limits()
         self.call_timeout_s = call_timeout_s
         self.recycle_after = recycle_after
         self.start_timeout_s = start_timeout_s
-        self.job = method_job(code, class_name=class_name or "", label=label)
+        self.code = code
+        self.wanted_class = class_name or ""
+        self.label = label
         self.class_name: str | None = None
         self.load_error: VerifyResult | None = None
         self.spawned = 0  # workers started so far (respawns included)
@@ -234,61 +225,39 @@ class WorkerPool:
 
     # -- the slot threads -----------------------------------------------------------------
     def _start(self) -> tuple[Session | None, VerifyResult | None]:
-        """Start a worker and wait for its handshake: (session, None) or (None, failure)."""
-        t0 = time.monotonic()
-        try:
-            session = self.backend.spawn(self.job, self.limits)
-        except Exception as exc:
-            return None, VerifyResult(
-                outcome=Outcome.SANDBOX_ERROR,
-                error=f"could not start a worker: {type(exc).__name__}: {exc}",
-            )
-        self.spawned += 1
-        try:
-            line = session.recv_line(self.start_timeout_s, self.limits.max_output_bytes)
-        except TimeoutError:
-            session.close()
-            return None, VerifyResult(
-                outcome=Outcome.TIMEOUT,
-                error=f"the bootcamp module did not load within {self.start_timeout_s:g}s",
-                elapsed_s=time.monotonic() - t0,
-            )
-        except (SessionError, OverflowError) as exc:
-            tail = session.stderr_tail()
-            code = session.returncode()
-            session.close()
-            outcome = Outcome.SANDBOX_ERROR
-            if code is not None:
-                outcome = classify_exit(code, tail)[0]
-                outcome = Outcome.ERROR if outcome is Outcome.PASSED else outcome
-            return None, VerifyResult(
-                outcome=outcome,
-                error=f"the worker died while loading the bootcamp: {exc}",
-                traceback=tail[-3000:],
-                elapsed_s=time.monotonic() - t0,
-            )
-        rid, hello = decode_reply(line)
-        info = hello.value if hello.ok and rid == 0 else None
+        """Start a worker and wait for its handshake (:meth:`MethodServer.start`, which
+        validates it): (session, None) or (None, failure)."""
+        server = MethodServer(self.code, backend=self.backend, limits=self.limits,
+                              class_name=self.wanted_class, label=self.label,
+                              start_timeout_s=self.start_timeout_s,
+                              max_reply_bytes=self.limits.max_output_bytes)
+        hello = server.start()
+        self.spawned += server.started
+        info = hello.value if hello.ok else None
+        if hello.outcome is Outcome.SANDBOX_ERROR:
+            return None, VerifyResult(outcome=Outcome.SANDBOX_ERROR,
+                                      error=f"could not start a worker: {hello.error}")
         if type(info) is not dict or type(info.get("class")) is not str:
-            session.close()
-            why = hello.error or "a malformed handshake"
+            server.close()
+            outcome = hello.outcome if hello.outcome in (Outcome.TIMEOUT, Outcome.OOM) \
+                else Outcome.ERROR
             return None, VerifyResult(
-                outcome=Outcome.ERROR,
-                error=f"the bootcamp module did not load: {why}",
-                traceback=hello.traceback,
-                elapsed_s=time.monotonic() - t0,
+                outcome=outcome, kind=hello.kind,
+                error=f"the bootcamp module did not load: {hello.error or 'a malformed handshake'}",
+                traceback=hello.traceback, elapsed_s=hello.elapsed_s,
             )
         if info.get("tampered"):
-            session.close()
+            server.close()
             return None, VerifyResult(
                 outcome=Outcome.ERROR,
                 kind="contract_tampered",
                 error="the module changed the contract at import: "
                 + "; ".join(str(x) for x in info["tampered"])[:500],
-                elapsed_s=time.monotonic() - t0,
+                elapsed_s=hello.elapsed_s,
             )
         self.class_name = info["class"][:200]
-        return session, None
+        assert server.session is not None
+        return server.session, None
 
     def _serve(self) -> None:
         session, failure = self._start()
@@ -407,22 +376,9 @@ class WorkerPool:
 
     def _died(self, session: Session, exc: Exception, t0: float) -> VerifyResult:
         """The worker vanished mid-call: say why, as far as its exit status tells."""
-        code = None
-        for _ in range(50):
-            code = session.returncode()
-            if code is not None:
-                break
-            time.sleep(0.01)
-        tail = session.stderr_tail()
-        outcome, detail = Outcome.ERROR, f"the worker died during verify_score ({exc})"
-        if code is not None:
-            kind, _, _, why = classify_exit(code, tail)
-            if kind in (Outcome.OOM, Outcome.TIMEOUT):
-                outcome = kind
-            detail = f"the worker died during verify_score: {why or 'exit status 0'}"
-        return VerifyResult(
-            outcome=outcome, error=detail, traceback=tail[-3000:], elapsed_s=time.monotonic() - t0
-        )
+        outcome, detail, tail = session_death(session, exc, "the worker")
+        return VerifyResult(outcome=outcome, error=f"{detail} (during verify_score)",
+                            traceback=tail, elapsed_s=time.monotonic() - t0)
 
 
 def validate_score(value: Any) -> tuple[float | None, str]:
