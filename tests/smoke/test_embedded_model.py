@@ -1,0 +1,103 @@
+"""The embedded models: parts joined in order, the recorded sha256 enforced, the CLI defaults.
+
+The joiner is exercised on packages made here (three parts on ``sys.path``); the real models'
+records are checked against the installed packages when they are installed (setup installs
+them: a missing package is a failure there, not a skip).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import sys
+from pathlib import Path
+
+import pytest
+
+from synth.commands.run import resolve_models
+from synth.local_model import MODELS, QWEN_CODER, SMOLLM2, EmbeddedModel, LocalModelError, model_file
+
+CHUNKS = [b"GGUF" + bytes(range(200)), b"second part " * 50, b"\x00\x01tail"]
+
+
+def _packages(root: Path, name: str, chunks: list[bytes]) -> tuple[str, ...]:
+    names = []
+    for i, chunk in enumerate(chunks, 1):
+        pkg = root / f"{name}_part{i}"
+        (pkg / "data").mkdir(parents=True)
+        (pkg / "__init__.py").write_text("")
+        (pkg / "data" / f"part{i:02d}.bin").write_bytes(chunk)
+        names.append(f"{name}-part{i}")
+    importlib.invalidate_caches()
+    return tuple(names)
+
+
+def _model(packages: tuple[str, ...], data: bytes, sha: str | None = None) -> EmbeddedModel:
+    return EmbeddedModel(key="fake", alias="local/fake", title="a fake model", packages=packages,
+                         sha256=sha or hashlib.sha256(data).hexdigest(), size=len(data),
+                         ctx_per_slot=512, parallel=1, notice="")
+
+
+@pytest.fixture
+def parts_root(tmp_path: Path):
+    root = tmp_path / "site"
+    root.mkdir()
+    sys.path.insert(0, str(root))
+    yield root
+    sys.path.remove(str(root))
+    for mod in [m for m in sys.modules if m.startswith("fakemodel")]:
+        del sys.modules[mod]
+
+
+def test_parts_are_joined_in_package_order_and_checked(parts_root: Path, tmp_path: Path):
+    packages = _packages(parts_root, "fakemodel", CHUNKS)
+    data = b"".join(CHUNKS)
+    path = model_file(_model(packages, data), tmp_path / "cache")
+    assert path.read_bytes() == data
+    assert path.with_name(path.name + ".verified").is_file()
+    # a second call trusts the stamp; a changed file no longer matches it and is joined again
+    assert model_file(_model(packages, data), tmp_path / "cache") == path
+    path.write_bytes(b"X" + data[1:])
+    assert model_file(_model(packages, data), tmp_path / "cache").read_bytes() == data
+
+
+def test_a_hash_that_does_not_match_is_an_error_and_leaves_no_file(parts_root: Path, tmp_path: Path):
+    packages = _packages(parts_root, "fakemodel", CHUNKS)
+    data = b"".join(CHUNKS)
+    with pytest.raises(LocalModelError, match="sha256"):
+        model_file(_model(packages, data, sha="0" * 64), tmp_path / "cache")
+    assert list((tmp_path / "cache").iterdir()) == []
+
+
+def test_a_missing_part_names_the_package(parts_root: Path, tmp_path: Path):
+    packages = _packages(parts_root, "fakemodel", CHUNKS)
+    with pytest.raises(LocalModelError, match="fakemodel-part9"):
+        model_file(_model((*packages, "fakemodel-part9"), b""), tmp_path / "cache")
+
+
+def test_a_part_of_the_wrong_size_is_refused_before_joining(parts_root: Path, tmp_path: Path):
+    packages = _packages(parts_root, "fakemodel", CHUNKS)
+    model = _model(packages, b"".join(CHUNKS))
+    bad = EmbeddedModel(**{**model.__dict__, "size": model.size + 1})
+    with pytest.raises(LocalModelError, match="bytes"):
+        model_file(bad, tmp_path / "cache")
+
+
+def test_the_installed_models_match_their_records():
+    """Setup installs both; their parts add up to the recorded size (the hash: setup checks it)."""
+    assert len(QWEN_CODER.packages) == 22
+    for model in (QWEN_CODER, SMOLLM2):
+        files = model.part_files()
+        assert sum(f.stat().st_size for f in files) == model.size, model.title
+    first = QWEN_CODER.part_files()[0].read_bytes()[:4]
+    assert first == b"GGUF"
+
+
+def test_no_endpoint_means_the_embedded_coder_for_every_role():
+    coder, solver, embedded = resolve_models(None, None, None, None, None, None, env={})
+    assert embedded is QWEN_CODER and coder.model == solver.model == QWEN_CODER.alias
+    _, _, smoke = resolve_models("local-smoke", None, None, None, None, None, env={})
+    assert smoke is SMOLLM2
+    _, _, none = resolve_models(None, None, None, None, None, None, env={"OPENAI_API_KEY": "k"})
+    assert none is None
+    assert set(MODELS) == {"local", "local-smoke"}
