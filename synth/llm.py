@@ -65,6 +65,14 @@ class Price(BaseModel):
 
     input_per_mtok: float = Field(default=0.0, ge=0.0)
     output_per_mtok: float = Field(default=0.0, ge=0.0)
+    #: price of prompt tokens served from the endpoint's cache (None: as other prompt tokens)
+    cached_input_per_mtok: float | None = Field(default=None, ge=0.0)
+
+    def cost(self, tokens_in: int, tokens_out: int, tokens_cached: int = 0) -> float:
+        cached = min(max(tokens_cached, 0), tokens_in)
+        rate = self.input_per_mtok if self.cached_input_per_mtok is None else self.cached_input_per_mtok
+        return ((tokens_in - cached) * self.input_per_mtok + cached * rate
+                + tokens_out * self.output_per_mtok) / 1e6
 
 
 class RetryPolicy(BaseModel):
@@ -90,7 +98,13 @@ class LLMCallRecord(BaseModel):
     prompt_version: str | None
     tokens_in: int = 0
     tokens_out: int = 0
+    tokens_cached: int = Field(default=0, description="prompt tokens the endpoint served from "
+                               "its prefix cache, when it says so (0 when it does not)")
     latency_s: float = 0.0
+    prompt_s: float | None = Field(default=None, description="server-side prompt reading time "
+                                   "(llama.cpp's timings), when reported")
+    generate_s: float | None = Field(default=None, description="server-side generation time "
+                                     "(llama.cpp's timings), when reported")
     queued_s: float = Field(default=0.0, description="time spent waiting for a concurrency slot")
     cost_usd: float = 0.0
     attempts: int = 0
@@ -135,6 +149,44 @@ def classify(exc: BaseException) -> FailureKind:
             return "server"
         return "bad_request"
     return "bad_response"
+
+
+def _int(value: Any) -> int | None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value or value < 0:
+        return None
+    return int(value)
+
+
+def usage_facts(resp: Any) -> dict[str, Any]:
+    """tokens_in, tokens_out, tokens_cached, prompt_s, generate_s of one response, from what it
+    carries: ``usage`` (OpenAI and most servers; cached prompt tokens in
+    ``usage.prompt_tokens_details.cached_tokens``) and llama.cpp's ``timings`` (``cache_n``,
+    ``prompt_ms``, ``predicted_ms``), which the openai client keeps as an extra field. A missing
+    or malformed value counts 0 (tokens) or None (seconds)."""
+    facts: dict[str, Any] = {"tokens_in": 0, "tokens_out": 0, "tokens_cached": 0,
+                             "prompt_s": None, "generate_s": None}
+    usage = getattr(resp, "usage", None)
+    if usage is not None:
+        facts["tokens_in"] = _int(getattr(usage, "prompt_tokens", 0)) or 0
+        facts["tokens_out"] = _int(getattr(usage, "completion_tokens", 0)) or 0
+        details = getattr(usage, "prompt_tokens_details", None)
+        if isinstance(details, dict):
+            cached = _int(details.get("cached_tokens"))
+        else:
+            cached = _int(getattr(details, "cached_tokens", None))
+        facts["tokens_cached"] = cached or 0
+    extra = getattr(resp, "model_extra", None) or {}
+    timings = extra.get("timings") if isinstance(extra, dict) else None
+    if isinstance(timings, dict):
+        if not facts["tokens_cached"]:
+            facts["tokens_cached"] = _int(timings.get("cache_n")) or 0
+        for key, field in (("prompt_ms", "prompt_s"), ("predicted_ms", "generate_s")):
+            ms = timings.get(key)
+            if isinstance(ms, int | float) and not isinstance(ms, bool) and ms == ms and ms >= 0:
+                facts[field] = round(float(ms) / 1000.0, 4)
+    facts["tokens_cached"] = min(facts["tokens_cached"], facts["tokens_in"]) \
+        if facts["tokens_in"] else facts["tokens_cached"]
+    return facts
 
 
 def retry_after_s(exc: BaseException) -> float | None:
@@ -185,6 +237,7 @@ class LLMClient:
         self.total_cost_usd = 0.0
         self.total_tokens_in = 0
         self.total_tokens_out = 0
+        self.total_tokens_cached = 0
 
     def _client(self, spec: ModelSpec) -> openai.AsyncOpenAI:
         key = (spec.endpoint_key(), spec.api_key.get_secret_value() if spec.api_key else "")
@@ -205,11 +258,11 @@ class LLMClient:
             sem = self._limits[spec.endpoint_key()] = asyncio.Semaphore(self._max_concurrency)
         return sem
 
-    def cost(self, model: str, tokens_in: int, tokens_out: int) -> float:
+    def cost(self, model: str, tokens_in: int, tokens_out: int, tokens_cached: int = 0) -> float:
         price = self.prices.get(model)
         if price is None:
             return 0.0
-        return (tokens_in * price.input_per_mtok + tokens_out * price.output_per_mtok) / 1e6
+        return price.cost(tokens_in, tokens_out, tokens_cached)
 
     def _wait(self, state: RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome else None
@@ -247,10 +300,13 @@ class LLMClient:
         text = choices[0].message.content
         if not isinstance(text, str):
             raise LLMFailure("bad_response", "answer without text content")
-        usage = getattr(resp, "usage", None)
-        if usage is not None:
-            record.tokens_in += int(getattr(usage, "prompt_tokens", 0) or 0)
-            record.tokens_out += int(getattr(usage, "completion_tokens", 0) or 0)
+        facts = usage_facts(resp)
+        record.tokens_in += facts["tokens_in"]
+        record.tokens_out += facts["tokens_out"]
+        record.tokens_cached += facts["tokens_cached"]
+        for key in ("prompt_s", "generate_s"):
+            if facts[key] is not None:
+                setattr(record, key, round((getattr(record, key) or 0.0) + facts[key], 4))
         return text, getattr(choices[0], "finish_reason", None)
 
     async def complete(
@@ -300,10 +356,12 @@ class LLMClient:
         self, record: LLMCallRecord, t0: float, messages: list[dict[str, str]], text: str | None
     ) -> None:
         record.latency_s = round(time.perf_counter() - t0, 4)
-        record.cost_usd = self.cost(record.model, record.tokens_in, record.tokens_out)
+        record.cost_usd = self.cost(record.model, record.tokens_in, record.tokens_out,
+                                    record.tokens_cached)
         self.total_cost_usd += record.cost_usd
         self.total_tokens_in += record.tokens_in
         self.total_tokens_out += record.tokens_out
+        self.total_tokens_cached += record.tokens_cached
         if self.transcript_dir is not None:
             self._write_transcript(record, messages, text)
         if self.on_record is not None:

@@ -51,6 +51,9 @@ class RunSummary(BaseModel):
     outcomes: list[TaskOutcome] = Field(default_factory=list)
     tokens_in: int = 0
     tokens_out: int = 0
+    tokens_cached: int = 0  # prompt tokens served from the endpoints' prefix caches
+    llm_calls: int = 0
+    llm_seconds: float = 0.0  # summed wall time of the model calls (they overlap)
     cost_usd: float = 0.0
     elapsed_s: float = 0.0
     budget_stopped: bool = False
@@ -160,6 +163,9 @@ async def execute(
     calls = [e for e in read_events(run.root / "events.jsonl") if e.get("kind") == "llm_call"]
     summary.tokens_in = sum(int(e.get("tokens_in", 0)) for e in calls)
     summary.tokens_out = sum(int(e.get("tokens_out", 0)) for e in calls)
+    summary.tokens_cached = sum(int(e.get("tokens_cached", 0) or 0) for e in calls)
+    summary.llm_calls = len(calls)
+    summary.llm_seconds = round(sum(float(e.get("latency_s", 0.0) or 0.0) for e in calls), 3)
     summary.cost_usd = round(sum(float(e.get("cost_usd", 0.0)) for e in calls), 6)
     summary.elapsed_s = round(time.perf_counter() - t0, 3)
     run.events.emit("run_end", None, **summary.model_dump(exclude={"outcomes"}),

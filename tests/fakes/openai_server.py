@@ -7,10 +7,17 @@
 call index. Replies can be text, an HTTP error (with headers such as Retry-After), a delay
 (to provoke client timeouts), a garbage body, or a dropped connection. ``history`` records
 every request in order. Only the loopback interface is ever bound.
+
+A prefix cache is emulated: a request whose first message (the stable prefix, sent as a system
+message) was seen before reports that message's tokens as cached, the way the server named by
+``cache`` does: ``openai`` in ``usage.prompt_tokens_details.cached_tokens``, ``llamacpp`` in a
+top-level ``timings`` object (``cache_n``, ``prompt_n``, ``prompt_ms``, ``predicted_ms``), ``none``
+not at all. Tokens are counted as characters / 4.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import socket
 import threading
@@ -18,7 +25,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Literal
+
+CacheStyle = Literal["openai", "llamacpp", "none"]
 
 
 @dataclass
@@ -55,10 +64,12 @@ Script = Callable[[Request], Reply]
 
 
 class FakeOpenAI:
-    def __init__(self, script: Script) -> None:
+    def __init__(self, script: Script, cache: CacheStyle = "openai") -> None:
         self.script = script
+        self.cache = cache
         self.history: list[Request] = []
         self._lock = threading.Lock()
+        self._seen_prefixes: set[str] = set()
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -97,7 +108,7 @@ class FakeOpenAI:
                         {"error": {"message": f"scripted {reply.status}", "type": "fake"}}
                     ).encode()
                 else:
-                    payload = json.dumps(outer._completion(req, reply)).encode()
+                    payload = json.dumps(outer._completion(req, reply, outer._cached(req))).encode()
                 self.send_response(reply.status)
                 self.send_header("content-type", "application/json")
                 self.send_header("content-length", str(len(payload)))
@@ -113,10 +124,21 @@ class FakeOpenAI:
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
-    @staticmethod
-    def _completion(req: Request, reply: Reply) -> dict[str, Any]:
+    def _cached(self, req: Request) -> int:
+        """Tokens of the request's first message if an earlier request began with it."""
+        msgs = req.messages
+        if len(msgs) < 2:
+            return 0
+        first = str(msgs[0].get("content", ""))
+        key = hashlib.sha256(f"{msgs[0].get('role')}\0{first}".encode()).hexdigest()
+        with self._lock:
+            seen = key in self._seen_prefixes
+            self._seen_prefixes.add(key)
+        return len(first) // 4 if seen else 0
+
+    def _completion(self, req: Request, reply: Reply, cached: int = 0) -> dict[str, Any]:
         prompt_tokens = sum(len(m.get("content", "")) for m in req.messages) // 4 + 1
-        return {
+        body = {
             "id": f"chatcmpl-fake-{req.index}",
             "object": "chat.completion",
             "created": 0,
@@ -134,6 +156,14 @@ class FakeOpenAI:
                 "total_tokens": prompt_tokens + len(reply.text) // 4 + 1,
             },
         }
+        if self.cache == "openai":
+            body["usage"]["prompt_tokens_details"] = {"cached_tokens": cached}
+        elif self.cache == "llamacpp":
+            body["timings"] = {"cache_n": cached, "prompt_n": prompt_tokens - cached,
+                               "prompt_ms": (prompt_tokens - cached) * 0.5,
+                               "predicted_n": len(reply.text) // 4 + 1,
+                               "predicted_ms": (len(reply.text) // 4 + 1) * 2.0}
+        return body
 
     @property
     def base_url(self) -> str:

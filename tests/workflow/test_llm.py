@@ -10,7 +10,15 @@ from pathlib import Path
 import pytest
 from fakes.openai_server import FakeOpenAI, Reply, Request
 
-from synth.llm import LLMClient, LLMFailure, ModelSpec, Price, RetryPolicy
+from synth.llm import (
+    LLMCallRecord,
+    LLMClient,
+    LLMFailure,
+    ModelSpec,
+    Price,
+    RetryPolicy,
+    usage_facts,
+)
 
 FAST = RetryPolicy(max_attempts=4, initial_s=0.01, max_backoff_s=0.05, max_total_s=30)
 
@@ -123,3 +131,66 @@ def test_concurrency_limit_per_endpoint():
     with FakeOpenAI(script) as server:
         run(many(client_for(server, max_concurrency=3)))
     assert peak == 3
+
+
+PREFIX = {"role": "system", "content": "p" * 4000}  # 1000 tokens at chars / 4
+
+
+@pytest.mark.parametrize("style", ["openai", "llamacpp"])
+def test_cached_prompt_tokens_are_recorded_as_the_endpoint_reports_them(style: str):
+    """The second call with the same prefix: cached tokens from usage.prompt_tokens_details
+    (OpenAI) or from timings.cache_n (llama.cpp's server), with its server-side seconds."""
+    records: list[LLMCallRecord] = []
+    prices = {"fake-coder": Price(input_per_mtok=1.0, output_per_mtok=2.0, cached_input_per_mtok=0.1)}
+    with FakeOpenAI(lambda r: Reply(text="ok"), cache=style) as server:  # type: ignore[arg-type]
+        client = client_for(server, on_record=records.append, prices=prices)
+
+        async def two() -> None:
+            for task in ("a", "b"):
+                await client.complete("coder", [PREFIX, {"role": "user", "content": f"task {task}"}])
+
+        run(two())
+    first, second = records
+    assert first.tokens_cached == 0 and second.tokens_cached == 1000
+    assert second.tokens_in == first.tokens_in > 1000
+    assert client.total_tokens_cached == 1000
+    assert second.cost_usd == pytest.approx(((second.tokens_in - 1000) * 1.0 + 1000 * 0.1
+                                             + second.tokens_out * 2.0) / 1e6)
+    if style == "llamacpp":
+        assert second.prompt_s == pytest.approx((second.tokens_in - 1000) * 0.5 / 1000, abs=1e-3)
+        assert second.generate_s is not None and second.generate_s > 0
+    else:
+        assert second.prompt_s is None and second.generate_s is None
+
+
+def test_no_cache_report_counts_zero():
+    records: list[LLMCallRecord] = []
+    with FakeOpenAI(lambda r: Reply(text="ok"), cache="none") as server:
+        client = client_for(server, on_record=records.append)
+        for _ in range(2):
+            run(client.complete("coder", [PREFIX, {"role": "user", "content": "x"}]))
+    assert [r.tokens_cached for r in records] == [0, 0]
+
+
+def test_usage_facts_read_what_a_response_carries():
+    from types import SimpleNamespace as NS
+
+    openai_like = NS(usage=NS(prompt_tokens=100, completion_tokens=7,
+                              prompt_tokens_details=NS(cached_tokens=64)), model_extra={})
+    assert usage_facts(openai_like) == {"tokens_in": 100, "tokens_out": 7, "tokens_cached": 64,
+                                        "prompt_s": None, "generate_s": None}
+    llama = NS(usage=NS(prompt_tokens=100, completion_tokens=7, prompt_tokens_details=None),
+               model_extra={"timings": {"cache_n": 80, "prompt_ms": 250.0, "predicted_ms": 1500}})
+    assert usage_facts(llama) == {"tokens_in": 100, "tokens_out": 7, "tokens_cached": 80,
+                                  "prompt_s": 0.25, "generate_s": 1.5}
+    both = NS(usage=NS(prompt_tokens=100, completion_tokens=7,
+                       prompt_tokens_details={"cached_tokens": 50}),
+              model_extra={"timings": {"cache_n": 80}})
+    assert usage_facts(both)["tokens_cached"] == 50  # the usage field wins
+    junk = NS(usage=NS(prompt_tokens=-3, completion_tokens="x", prompt_tokens_details=NS(cached_tokens=True)),
+              model_extra={"timings": {"cache_n": float("nan"), "prompt_ms": -1}})
+    assert usage_facts(junk) == {"tokens_in": 0, "tokens_out": 0, "tokens_cached": 0,
+                                 "prompt_s": None, "generate_s": None}
+    assert usage_facts(NS(usage=None))["tokens_in"] == 0
+    over = NS(usage=NS(prompt_tokens=10, completion_tokens=1, prompt_tokens_details=NS(cached_tokens=99)))
+    assert usage_facts(over)["tokens_cached"] == 10  # never more than the prompt
