@@ -151,19 +151,30 @@ def _atomic_write(path: Path, data: str) -> None:
         raise
 
 
+_CONTRACT_BASES = frozenset({"BaseBootcamp", "CompiledBootcamp"})
+
+
 def find_bootcamp_class(code: str) -> str:
-    """Name of the single class in ``code`` that subclasses BaseBootcamp (by AST, no import)."""
+    """Name of the single bootcamp class in ``code`` (by AST, no import): a top-level subclass
+    of BaseBootcamp or CompiledBootcamp, directly or through classes of the module; the most
+    derived one when they chain (as the static gate and the kit decide)."""
     tree = ast.parse(code)
-    names = [
-        node.name
-        for node in tree.body
-        if isinstance(node, ast.ClassDef)
-        and any(
-            (isinstance(b, ast.Name) and b.id == "BaseBootcamp")
-            or (isinstance(b, ast.Attribute) and b.attr == "BaseBootcamp")
-            for b in node.bases
-        )
-    ]
+    classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
+
+    def bases(node: ast.ClassDef) -> set[str]:
+        return {b.id if isinstance(b, ast.Name) else b.attr for b in node.bases
+                if isinstance(b, ast.Name | ast.Attribute)}
+
+    camps: set[str] = set()
+    grown = True
+    while grown:
+        grown = False
+        for node in classes:
+            if node.name not in camps and bases(node) & (_CONTRACT_BASES | camps):
+                camps.add(node.name)
+                grown = True
+    names = [n.name for n in classes if n.name in camps
+             and not any(n.name in bases(o) for o in classes if o.name in camps)]
     if len(names) != 1:
         raise LibraryError(f"expected exactly one BaseBootcamp subclass, found {len(names)}")
     return names[0]

@@ -11,8 +11,8 @@ Rules (``Violation.rule``):
 ``size``             more than :data:`MAX_BYTES` bytes or :data:`MAX_LINES` lines
 ``syntax``           the code does not parse (line and column of the error)
 ``docstring``        the module does not begin with a docstring (task and provenance)
-``class``            not exactly one bootcamp class (subclass of ``BaseBootcamp``, directly or
-                     through another class of the module)
+``class``            not exactly one bootcamp class (subclass of ``BaseBootcamp`` or of
+                     ``CompiledBootcamp``, directly or through another class of the module)
 ``methods``          the bootcamp class lacks a required method (:data:`REQUIRED_METHODS`)
 ``import``           an import outside :data:`ALLOWED_IMPORTS` (or a relative import)
 ``verify_override``  the bootcamp defines ``verify_score`` (only BaseBootcamp defines it)
@@ -26,11 +26,22 @@ Rules (``Violation.rule``):
 ``dynamic_attr``     ``getattr``/``setattr``/``delattr``/``hasattr`` (or ``operator``'s
                      ``attrgetter``/``methodcaller``) with a non-literal name
 ``monkeypatch``      assignment to an attribute of ``BaseBootcamp`` or of an imported module
+``compiled``         in a ``CompiledBootcamp`` module: ``reference_answer`` or
+                     ``_verify_correction`` defined (the answer key is the embedded program's
+                     output; ``check_output`` is the hook), ``REFERENCE_PROGRAM`` or
+                     ``_REFERENCE_PROGRAM`` bound other than as ``synth.compiled.assemble``
+                     writes them, or the contract's ``run_program`` imported or used (the
+                     contract runs the program)
 ``introspection``    access to frames, code objects or the module table (``gi_frame``,
                      ``tb_frame``, ``f_back``, ``_getframe``, ``modules`` ...), to a module the
                      allowlist does not grant through another one (``dataclasses.sys``,
                      ``random._os``), or to a private attribute of an imported module; also as
                      a string constant naming such an attribute
+
+The string literal of the embedded program (the module-level ``_REFERENCE_PROGRAM = "..."``
+that ``synth.compiled.assemble`` writes) is not linted as code or names, like a docstring: it
+is the task's reference program, which the gate checks against the task
+(``synth.compiled.check_embedded``) and the oracle runs.
 
 Mode ``"checker"`` lints an independent checker (a plain module with a top-level
 ``check(identity, answer)``, optionally ``solve`` and ``probes``): the same import allowlist
@@ -52,6 +63,7 @@ from pydantic import BaseModel, ConfigDict
 
 __all__ = [
     "ALLOWED_IMPORTS",
+    "COMPILED_METHODS",
     "FORBIDDEN_NAMES",
     "INTROSPECTION_ATTRS",
     "MAX_BYTES",
@@ -148,6 +160,11 @@ REQUIRED_METHODS: dict[str, tuple[str, ...]] = {
     "checker": (),
 }
 _BASE_NAMES = {"synth": "BaseBootcamp", "intern": "Basebootcamp", "checker": "BaseBootcamp"}
+#: The contract's base of compiled bootcamps (synth mode), what its subclasses must define,
+#: and the names only ``synth.compiled.assemble`` binds.
+_COMPILED_BASE = "CompiledBootcamp"
+COMPILED_METHODS: tuple[str, ...] = ("case_generator", "prompt_func", "render_stdin")
+_PROGRAM_CONSTANT, _PROGRAM_ATTRIBUTE = "_REFERENCE_PROGRAM", "REFERENCE_PROGRAM"
 
 _DUNDER = re.compile(r"^__\w+__$")
 _FORMAT_DUNDER = re.compile(r"\{[^{}]*__\w+__[^{}]*\}")
@@ -224,6 +241,8 @@ class _Linter(ast.NodeVisitor):
         self.found: list[Violation] = []
         self.module_aliases: set[str] = set()  # names bound to imported modules
         self.base_aliases: set[str] = {_BASE_NAMES[mode]}
+        self.compiled_aliases: set[str] = {_COMPILED_BASE} if mode == "synth" else set()
+        self.program_nodes: set[int] = set()  # id() of the assembled REFERENCE_PROGRAM nodes
         self.docstrings: set[int] = set()  # id() of docstring Constant nodes
         self.params: list[set[str]] = []  # parameter names of the enclosing functions
         self.call_funcs: set[int] = set()  # id() of the nodes that are called directly
@@ -267,9 +286,16 @@ class _Linter(ast.NodeVisitor):
                 self.add(node, "import", f"'from {module} import *' is not allowed")
             elif alias.name == _BASE_NAMES[self.mode]:
                 self.base_aliases.add(alias.asname or alias.name)
+            elif alias.name == _COMPILED_BASE and self.mode == "synth":
+                self.compiled_aliases.add(alias.asname or alias.name)
+            elif alias.name == "run_program" and self.mode == "synth":
+                self.add(node, "compiled", "run_program is the contract's own: a "
+                         "CompiledBootcamp runs its REFERENCE_PROGRAM itself")
 
     # -- names and attributes -------------------------------------------------------------
     def visit_Name(self, node: ast.Name) -> None:
+        if self.mode == "synth" and self._program_name(node, node.id, node.ctx):
+            return
         if isinstance(node.ctx, ast.Store):
             if _DUNDER.match(node.id) and node.id not in _BINDABLE_DUNDERS | SAFE_DUNDERS:
                 self.add(node, "dunder", f"binding the dunder name {node.id!r} is not allowed")
@@ -284,7 +310,26 @@ class _Linter(ast.NodeVisitor):
         elif _DUNDER.match(node.id) and node.id not in SAFE_DUNDERS:
             self.add(node, "dunder", f"use of the dunder name {node.id!r} is not allowed")
 
+    def _program_name(self, node: ast.AST, name: str, ctx: ast.expr_context) -> bool:
+        """Flag a binding of the embedded program's names other than the two that assemble
+        writes, and the contract's ``run_program`` reached through a module (True when
+        flagged; importing it is flagged at the import)."""
+        if name == "run_program" and isinstance(node, ast.Attribute) and \
+                isinstance(node.value, ast.Name) and node.value.id in self.module_aliases:
+            self.add(node, "compiled", "run_program is the contract's own: a CompiledBootcamp "
+                     "runs its REFERENCE_PROGRAM itself")
+            return True
+        if name in (_PROGRAM_CONSTANT, _PROGRAM_ATTRIBUTE) and not isinstance(ctx, ast.Load) \
+                and id(node) not in self.program_nodes:
+            self.add(node, "compiled", f"{name} is written by synth.compiled.assemble (the "
+                     "task's reference program); do not bind or change it")
+            return True
+        return False
+
     def visit_Attribute(self, node: ast.Attribute) -> None:
+        if self.mode == "synth" and self._program_name(node, node.attr, node.ctx):
+            self.generic_visit(node)
+            return
         if _DUNDER.match(node.attr) and node.attr not in SAFE_DUNDERS:
             hint = "; use type(obj) instead" if node.attr == "__class__" else ""
             self.add(node, "dunder", f"access to the attribute {node.attr!r} is not allowed{hint}")
@@ -305,7 +350,10 @@ class _Linter(ast.NodeVisitor):
     def visit_Constant(self, node: ast.Constant) -> None:
         if isinstance(node.value, str) and id(node) not in self.docstrings:
             text = node.value
-            if _DUNDER.match(text) and text not in SAFE_DUNDERS:
+            if self.mode == "synth" and text in (_PROGRAM_CONSTANT, _PROGRAM_ATTRIBUTE):
+                self.add(node, "compiled", f"the string {text!r} names the embedded program "
+                         "(setattr, type(...)); only synth.compiled.assemble writes it")
+            elif _DUNDER.match(text) and text not in SAFE_DUNDERS:
                 self.add(node, "dunder", f"the string {text!r} names a dunder attribute")
             elif text in INTROSPECTION_ATTRS and text not in ("os", "io", "types", "modules"):
                 self.add(node, "introspection", f"the string {text!r} names interpreter "
@@ -391,7 +439,27 @@ class _Linter(ast.NodeVisitor):
 
     def visit_Module(self, node: ast.Module) -> None:
         self._note_docstring(node.body)
+        if self.mode == "synth":
+            self._note_program(node)
         self.generic_visit(node)
+
+    def _note_program(self, tree: ast.Module) -> None:
+        """The assembled embedding (once each): the module-level ``_REFERENCE_PROGRAM = "..."``
+        -- its string is prose to this lint, like a docstring -- and ``REFERENCE_PROGRAM =
+        _REFERENCE_PROGRAM`` in a class body."""
+        constants = [s for s in tree.body if isinstance(s, ast.Assign) and len(s.targets) == 1
+                     and isinstance(s.targets[0], ast.Name)
+                     and s.targets[0].id == _PROGRAM_CONSTANT
+                     and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str)]
+        lines = [s for c in tree.body if isinstance(c, ast.ClassDef) for s in c.body
+                 if isinstance(s, ast.Assign) and len(s.targets) == 1
+                 and isinstance(s.targets[0], ast.Name) and s.targets[0].id == _PROGRAM_ATTRIBUTE
+                 and isinstance(s.value, ast.Name) and s.value.id == _PROGRAM_CONSTANT]
+        if len(constants) == 1:
+            self.program_nodes.add(id(constants[0].targets[0]))
+            self.docstrings.add(id(constants[0].value))
+        if len(lines) == 1:
+            self.program_nodes.add(id(lines[0].targets[0]))
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         self._note_docstring(node.body)
@@ -472,11 +540,20 @@ class _Linter(ast.NodeVisitor):
             for t in stmt.targets
             if isinstance(t, ast.Name)
         }
-        for method in REQUIRED_METHODS[self.mode]:
+        compiled = self.mode == "synth" and any(self._is_compiled(c) for c in chain)
+        for method in COMPILED_METHODS if compiled else REQUIRED_METHODS[self.mode]:
             if method not in defined and method not in assigned:
                 self.add(leaf, "methods", f"{leaf.name} does not define {method}()")
         if self.mode != "synth":
             return
+        if compiled:
+            for cls in chain:
+                for stmt in cls.body:
+                    for name in _bound_names(stmt) & {"reference_answer", "_verify_correction"}:
+                        self.add(stmt, "compiled", f"{cls.name} defines {name}; a "
+                                 "CompiledBootcamp's answer key is its reference program's "
+                                 "output (define check_output(identity, expected, answer) for "
+                                 "a problem with several valid outputs)")
         for cls in chain:
             for stmt in cls.body:
                 names = _bound_names(stmt)
@@ -512,9 +589,16 @@ class _Linter(ast.NodeVisitor):
             last = name.rsplit(".", 1)[-1]
             if name in self.base_aliases or last == _BASE_NAMES[self.mode]:
                 return True
+            if name in self.compiled_aliases or (self.mode == "synth" and last == _COMPILED_BASE):
+                return True
             if name in by_name and self._is_bootcamp(by_name[name], by_name, seen):
                 return True
         return False
+
+    def _is_compiled(self, cls: ast.ClassDef) -> bool:
+        """Whether one of the class's own bases is the contract's CompiledBootcamp."""
+        return any(n in self.compiled_aliases or n.rsplit(".", 1)[-1] == _COMPILED_BASE
+                   for n in _base_names(cls))
 
     def _chain(self, leaf: ast.ClassDef, by_name: dict[str, ast.ClassDef]) -> list[ast.ClassDef]:
         chain, todo, seen = [], [leaf], set()
