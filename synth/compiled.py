@@ -1,0 +1,434 @@
+"""Compiled bootcamps: a task's verified reference program embedded in the module.
+
+In *compiled* mode the code model does not re-derive a CodeContests solution. It writes only
+what needs understanding -- ``LEVELS``, the input generator, ``render_stdin``, the prompt and,
+for a problem with several valid outputs, ``check_output`` -- as a subclass of
+:class:`synth.bootcamp.CompiledBootcamp`; :func:`assemble` then puts the task's reference
+program into the module, so that the module's sha256 covers it::
+
+    <the model's docstring and imports>
+
+    # The task's reference program, embedded by synth.compiled.assemble (do not edit): the
+    # answer key is its standard output on render_stdin(identity).
+    _REFERENCE_PROGRAM = r\"\"\"...\"\"\"
+
+    class XBootcamp(CompiledBootcamp):
+        REFERENCE_PROGRAM = _REFERENCE_PROGRAM
+        <the model's class body>
+
+:func:`split` is the inverse (what a revision shows the model as its own part),
+:func:`check_embedded` says whether a module embeds exactly a given program (the gate and the
+workflow run it before trusting the oracle's agreement), and :func:`program_problems` says,
+without running it, why the contract's runner could not run a program (then the task stays in
+full mode). Nothing here imports or runs the code it reads.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+from pathlib import Path
+
+from synth.bootcamp import PROGRAM_MODULES, PROGRAM_SYS_NAMES
+from synth.tasks import TaskDescription
+
+__all__ = [
+    "BASE_NAME",
+    "CLASS_LINE",
+    "COMPACT_EXEMPLAR",
+    "CONSTANT",
+    "EXEMPLAR",
+    "EXEMPLAR_PATH",
+    "EXEMPLAR_TITLE",
+    "AssemblyError",
+    "assemble",
+    "check_embedded",
+    "compiled_reference",
+    "embedded_program",
+    "program_problems",
+    "split",
+]
+
+#: The contract's base class of compiled bootcamps.
+BASE_NAME = "CompiledBootcamp"
+#: The module-level constant that holds the program.
+CONSTANT = "_REFERENCE_PROGRAM"
+#: The class attribute the contract reads.
+ATTRIBUTE = "REFERENCE_PROGRAM"
+#: The first statement of the bootcamp class body.
+CLASS_LINE = f"{ATTRIBUTE} = {CONSTANT}"
+_MARKER = [
+    "# The task's reference program, embedded by synth.compiled.assemble (do not edit): the",
+    "# answer key is its standard output on render_stdin(identity).",
+]
+
+
+#: The compiled-mode exemplar: the part of a compiled bootcamp that the model writes (for the
+#: CodeContests sample "13_E. Strangers to m"), read as text; it is short enough to serve as
+#: the compact exemplar too.
+EXEMPLAR_PATH = Path(__file__).resolve().parent / "data" / "compiled_exemplar.py"
+EXEMPLAR = EXEMPLAR_PATH.read_text(encoding="utf-8")
+COMPACT_EXEMPLAR = EXEMPLAR
+EXEMPLAR_TITLE = ('a compiled bootcamp for CodeContests "Strangers to m" (the part the model '
+                  "writes; the pipeline embeds the reference program)")
+
+
+class AssemblyError(ValueError):
+    """The model's code cannot be assembled (the message says what to change)."""
+
+
+# ------------------------------------------------------------------------------------------
+# Reading a module
+# ------------------------------------------------------------------------------------------
+
+
+def _parse(code: str, what: str) -> ast.Module:
+    try:
+        return ast.parse(code)
+    except SyntaxError as exc:
+        raise AssemblyError(f"{what} does not parse: line {exc.lineno}: {exc.msg}") from None
+    except (ValueError, RecursionError, MemoryError) as exc:
+        raise AssemblyError(f"{what} does not parse: {exc}") from None
+
+
+def _base_names(cls: ast.ClassDef) -> list[str]:
+    names = []
+    for base in cls.bases:
+        if isinstance(base, ast.Name):
+            names.append(base.id)
+        elif isinstance(base, ast.Attribute):
+            names.append(base.attr)
+    return names
+
+
+def _bootcamp_class(tree: ast.Module) -> ast.ClassDef:
+    """The one top-level CompiledBootcamp subclass (the most derived, when they chain)."""
+    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    compiled: dict[str, ast.ClassDef] = {}
+    changed = True
+    while changed:  # CompiledBootcamp subclasses, directly or through classes of the module
+        changed = False
+        for name, cls in classes.items():
+            if name not in compiled and any(b == BASE_NAME or b in compiled
+                                            for b in _base_names(cls)):
+                compiled[name] = cls
+                changed = True
+    leaves = [c for c in compiled.values()
+              if not any(c.name in _base_names(o) for o in compiled.values())]
+    if len(leaves) == 1:
+        return leaves[0]
+    if not leaves:
+        others = [c.name for c in classes.values() if "BaseBootcamp" in _base_names(c)]
+        hint = (f" ({', '.join(others)} subclasses BaseBootcamp: in compiled mode subclass "
+                f"{BASE_NAME} instead)" if others else "")
+        raise AssemblyError(f"no class deriving from {BASE_NAME} found{hint}; define exactly "
+                            f"one `class XBootcamp({BASE_NAME})` and import it with "
+                            f"`from synth.bootcamp import {BASE_NAME}`")
+    raise AssemblyError(f"more than one {BASE_NAME} subclass "
+                        f"({', '.join(c.name for c in leaves)}); a module holds one bootcamp")
+
+
+def _targets(stmt: ast.stmt) -> list[ast.expr]:
+    if isinstance(stmt, ast.Assign):
+        return list(stmt.targets)
+    if isinstance(stmt, ast.AnnAssign | ast.AugAssign):
+        return [stmt.target]
+    return []
+
+
+def _binds(stmt: ast.stmt, name: str) -> bool:
+    return any(isinstance(t, ast.Name) and t.id == name for t in _targets(stmt))
+
+
+def _is_docstring(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and \
+        isinstance(stmt.value.value, str)
+
+
+def _constant_value(stmt: ast.stmt) -> str | None:
+    """The program of ``_REFERENCE_PROGRAM = "<str>"``, or None for any other statement."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and _binds(stmt, CONSTANT) and \
+            isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
+        return stmt.value.value
+    return None
+
+
+def _is_class_line(stmt: ast.stmt) -> bool:
+    return isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
+        _binds(stmt, ATTRIBUTE) and isinstance(stmt.value, ast.Name) and \
+        stmt.value.id == CONSTANT
+
+
+def _span(stmt: ast.stmt) -> tuple[int, int]:
+    """0-based first and last line of a statement (with its decorators)."""
+    first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", []))])
+    return first - 1, (stmt.end_lineno or stmt.lineno) - 1
+
+
+def _alone(stmt: ast.stmt, body: list[ast.stmt], what: str) -> None:
+    """Refuse a statement that shares a line with another one (``a = 1; b = 2``)."""
+    first, last = _span(stmt)
+    for other in body:
+        if other is not stmt:
+            o_first, o_last = _span(other)
+            if o_first <= last and first <= o_last:
+                raise AssemblyError(f"line {first + 1}: put {what} on lines of its own")
+
+
+# ------------------------------------------------------------------------------------------
+# assemble / split
+# ------------------------------------------------------------------------------------------
+
+
+def literal(program: str) -> str:
+    """The program as a readable Python literal: a (raw, when it holds backslashes)
+    triple-quoted string when that reads back exactly, else its repr."""
+    candidates = []
+    for quote in ('"""', "'''"):
+        if "\\" not in program:
+            candidates.append(f"{quote}\\\n{program}{quote}")
+        candidates.append(f"r{quote}{program}{quote}")
+    for text in candidates:
+        try:
+            text.encode("utf-8")
+            if ast.literal_eval(text) == program:
+                return text
+        except (SyntaxError, ValueError, UnicodeEncodeError, MemoryError, RecursionError):
+            continue
+    return repr(program)
+
+
+def assemble(model_code: str, reference_program: str) -> str:
+    """The module: ``model_code`` with ``reference_program`` embedded as the module-level
+    constant ``_REFERENCE_PROGRAM`` (after the imports) and ``REFERENCE_PROGRAM =
+    _REFERENCE_PROGRAM`` as the first statement of the ``CompiledBootcamp`` subclass (after its
+    docstring). Any ``REFERENCE_PROGRAM`` / ``_REFERENCE_PROGRAM`` the model wrote itself is
+    replaced. Raises :class:`AssemblyError` naming what to change."""
+    if not isinstance(reference_program, str) or not reference_program.strip():
+        raise AssemblyError("the reference program is empty")
+    _parse(model_code, "the module")
+    model_code = split(model_code)[0]  # an embedded program of an earlier assembly goes
+    tree = _parse(model_code, "the module")
+    leaf = _bootcamp_class(tree)
+    lines = model_code.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    removals: list[tuple[int, int]] = []  # 0-based inclusive line spans
+    for stmt in tree.body:
+        if _binds(stmt, CONSTANT) or _binds(stmt, ATTRIBUTE):
+            removals.append(_checked_removal(stmt, tree.body, "the module"))
+    for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+        for stmt in cls.body:
+            if _binds(stmt, ATTRIBUTE) or _binds(stmt, CONSTANT):
+                removals.append(_checked_removal(stmt, cls.body, cls.name))
+    # where the class line goes: after the docstring, else before the first kept statement
+    kept = [s for s in leaf.body if _span(s) not in removals]
+    if leaf.body[0].lineno == leaf.lineno:
+        raise AssemblyError(f"line {leaf.lineno}: put the body of {leaf.name} on lines of its own")
+    indent = " " * leaf.body[0].col_offset
+    if kept and _is_docstring(kept[0]):
+        class_at = _span(kept[0])[1] + 1
+    elif kept:
+        class_at = _span(kept[0])[0]
+    else:  # the body was only a REFERENCE_PROGRAM of the model's: the class line replaces it
+        class_at = _span(leaf.body[0])[0]
+    # where the constant goes: after the last top-level import before the class
+    before = [s for s in tree.body if _span(s)[1] < _span(leaf)[0]]
+    imports = [s for s in before if isinstance(s, ast.Import | ast.ImportFrom)]
+    if imports:
+        const_at = _span(imports[-1])[1] + 1
+    elif before and _is_docstring(tree.body[0]):
+        const_at = _span(tree.body[0])[1] + 1
+    else:
+        const_at = 0
+    block = ["\n", *(m + "\n" for m in _MARKER), f"{CONSTANT} = {literal(reference_program)}\n"]
+    inserts = [(class_at, [f"{indent}{CLASS_LINE}\n"]), (const_at, block)]
+    out: list[str] = []
+    for i in range(len(lines) + 1):
+        for at, new in inserts:
+            if at == i:
+                out.extend(new)
+        if i < len(lines) and not any(a <= i <= b for a, b in removals):
+            out.append(lines[i])
+    return "".join(out)
+
+
+def _checked_removal(stmt: ast.stmt, body: list[ast.stmt], where: str) -> tuple[int, int]:
+    names = [t.id if isinstance(t, ast.Name) else ast.unparse(t) for t in _targets(stmt)]
+    if len(names) != 1:
+        raise AssemblyError(f"line {stmt.lineno}: {', '.join(names)} are assigned together in "
+                            f"{where}; do not assign {ATTRIBUTE} yourself (assemble adds it)")
+    _alone(stmt, body, f"the assignment to {names[0]}")
+    return _span(stmt)
+
+
+def split(module_code: str) -> tuple[str, str | None]:
+    """``(model_code, reference_program)``: the inverse of :func:`assemble` (the model's own
+    part, to show it in a revision), or ``(module_code, None)`` for a module that embeds no
+    program."""
+    try:
+        tree = ast.parse(module_code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return module_code, None
+    constants = [s for s in tree.body if _constant_value(s) is not None]
+    if len(constants) != 1:
+        return module_code, None
+    stmt = constants[0]
+    program = _constant_value(stmt)
+    lines = module_code.splitlines(keepends=True)
+    first, last = _span(stmt)
+    drop = set(range(first, last + 1))
+    at = first
+    for marker in reversed(_MARKER):  # the comment assemble wrote above it, and its blank line
+        if at > 0 and lines[at - 1].rstrip("\n") == marker:
+            at -= 1
+            drop.add(at)
+        else:
+            break
+    if at > 0 and not lines[at - 1].strip():
+        drop.add(at - 1)
+    for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+        for inner in cls.body:
+            if _is_class_line(inner):
+                a, b = _span(inner)
+                drop.update(range(a, b + 1))
+    return "".join(line for i, line in enumerate(lines) if i not in drop), program
+
+
+def embedded_program(module_code: str) -> str | None:
+    """The program a module embeds (its one ``_REFERENCE_PROGRAM`` constant), or None."""
+    return split(module_code)[1]
+
+
+# ------------------------------------------------------------------------------------------
+# Checks
+# ------------------------------------------------------------------------------------------
+
+
+def check_embedded(module_code: str, reference_program: str) -> str | None:
+    """None when the module is an assembled compiled bootcamp that embeds exactly
+    ``reference_program`` and nothing can swap it; else the first problem, in one sentence.
+
+    Checked: one binding of ``_REFERENCE_PROGRAM`` in the whole module, at top level, a string
+    literal equal to the program; one ``CompiledBootcamp`` subclass whose body begins (after
+    its docstring) with ``REFERENCE_PROGRAM = _REFERENCE_PROGRAM``; no other binding of
+    either name (assignment, attribute, import alias, ``global``, a string naming it) and no
+    import or attribute use of the contract's ``run_program``."""
+    try:
+        tree = ast.parse(module_code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        return f"the module does not parse ({type(exc).__name__})"
+    try:
+        leaf = _bootcamp_class(tree)
+    except AssemblyError as exc:
+        return str(exc)
+    constants = [s for s in tree.body if _constant_value(s) is not None]
+    if len(constants) != 1:
+        return (f"the module must bind {CONSTANT} exactly once, at top level, to the program "
+                f"(found {len(constants)} such constants)")
+    constant = constants[0]
+    if _constant_value(constant) != reference_program:
+        return f"the program in {CONSTANT} is not the task's reference program"
+    body = leaf.body[1:] if _is_docstring(leaf.body[0]) and len(leaf.body) > 1 else leaf.body
+    class_line = body[0]
+    if not _is_class_line(class_line):
+        return f"the body of {leaf.name} must begin with `{CLASS_LINE}`"
+    assert isinstance(constant, ast.Assign) and isinstance(class_line, ast.Assign)
+    allowed = {id(constant.targets[0]), id(class_line.targets[0])}
+    for node in ast.walk(tree):
+        problem = _swap(node, allowed)
+        if problem:
+            return f"line {getattr(node, 'lineno', '?')}: {problem}"
+    return None
+
+
+def _swap(node: ast.AST, allowed: set[int]) -> str | None:
+    """Why ``node`` could bind or replace the embedded program, or None."""
+    if id(node) in allowed:
+        return None
+    names = (CONSTANT, ATTRIBUTE)
+    if isinstance(node, ast.Name) and node.id in names and not isinstance(node.ctx, ast.Load):
+        return f"{node.id} is bound here; only assemble binds it"
+    if isinstance(node, ast.Attribute) and node.attr in names and \
+            not isinstance(node.ctx, ast.Load):
+        return f"an attribute {node.attr} is set here; only assemble sets it"
+    if isinstance(node, ast.Global | ast.Nonlocal) and set(node.names) & set(names):
+        return "a global statement names the embedded program"
+    if isinstance(node, ast.alias) and (node.asname or node.name) in names:
+        return "an import binds the embedded program's name"
+    if isinstance(node, ast.arg | ast.ExceptHandler) and \
+            getattr(node, "arg", getattr(node, "name", None)) in names:
+        return "a parameter or exception binds the embedded program's name"
+    if isinstance(node, ast.Constant) and node.value in names:
+        return f"the string {node.value!r} names the embedded program (setattr, type(...))"
+    if (isinstance(node, ast.Attribute) and node.attr == "run_program") or \
+            (isinstance(node, ast.alias) and node.name == "run_program"):
+        return "run_program is the contract's own; CompiledBootcamp runs the program itself"
+    return None
+
+
+def _catches_import_error(handlers: Iterable[ast.ExceptHandler]) -> bool:
+    for handler in handlers:
+        kinds = handler.type
+        if kinds is None:
+            return True
+        items = kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]
+        if any(isinstance(k, ast.Name) and k.id in ("ImportError", "ModuleNotFoundError",
+                                                     "Exception", "BaseException")
+               for k in items):
+            return True
+    return False
+
+
+def program_problems(program: str) -> list[str]:
+    """Why :func:`synth.bootcamp.run_program` could not run ``program``, read without running
+    it: a syntax error, an import outside ``sys`` and :data:`~synth.bootcamp.PROGRAM_MODULES`
+    (unless a ``try`` catches its ImportError), a ``sys`` attribute the runner does not give,
+    ``open`` of anything but the standard streams. Empty: it can be compiled."""
+    try:
+        tree = ast.parse(program)
+    except SyntaxError as exc:
+        return [f"line {exc.lineno}: SyntaxError: {exc.msg} (Python 2?)"]
+    except (ValueError, RecursionError, MemoryError) as exc:
+        return [f"does not parse: {exc}"]
+    problems: list[str] = []
+    guarded: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try) and _catches_import_error(node.handlers):
+            guarded.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+    sys_names = {"sys"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                problems.append(f"line {node.lineno}: a relative import")
+                continue
+            modules = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
+                [a.name for a in node.names]
+            for module in modules:
+                top = module.split(".")[0]
+                if top != "sys" and top not in PROGRAM_MODULES and id(node) not in guarded:
+                    problems.append(f"line {node.lineno}: imports {module}")
+            if isinstance(node, ast.Import):
+                sys_names.update(a.asname or a.name for a in node.names if a.name == "sys")
+            elif node.module == "sys":
+                for alias in node.names:
+                    if alias.name != "*" and alias.name not in PROGRAM_SYS_NAMES:
+                        problems.append(f"line {node.lineno}: uses sys.{alias.name}")
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+                node.value.id in sys_names and node.attr not in PROGRAM_SYS_NAMES:
+            problems.append(f"line {node.lineno}: uses sys.{node.attr}")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and \
+                node.func.id == "open" and node.args and not (
+                    isinstance(node.args[0], ast.Constant) and node.args[0].value in (0, 1, 2)):
+            problems.append(f"line {node.lineno}: opens a file")
+    return list(dict.fromkeys(problems))
+
+
+def compiled_reference(task: TaskDescription) -> str | None:
+    """The program compiled mode would embed for ``task``: its first verified Python 3 stdio
+    reference that :func:`program_problems` finds nothing against, or None (full mode)."""
+    for ref in task.verified_references:
+        if ref.language == "python3" and ref.interface == "stdio" and \
+                not program_problems(ref.code):
+            return ref.code
+    return None

@@ -1,0 +1,57 @@
+"""Compiled bootcamp of bootcamp-synth; task: CodeContests sample "13_E. Strangers to m".
+
+Provenance: record 13 of ``task_descriptions/codecontests/sample.jsonl``, written by hand as
+the compiled-mode exemplar. The task's reference program is embedded by
+``synth.compiled.assemble``; the answer key is its output on ``render_stdin``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from synth.bootcamp import CompiledBootcamp
+
+
+def _render(identity: dict[str, Any]) -> str:
+    lines = [str(len(identity["queries"]))]
+    lines += [f"{n} {m}" for n, m in identity["queries"]]
+    return "\n".join(lines) + "\n"
+
+
+class StrangersToMBootcamp(CompiledBootcamp):
+    """For each query (n, m): how many x in 1..n have gcd(x, m) = 1."""
+
+    LEVELS: ClassVar[dict[str, dict[str, Any]]] = {
+        "easy": {"queries": 2, "max_n": 30, "max_m": 30},
+        "medium": {"queries": 4, "max_n": 10**4, "max_m": 1000},
+        "hard": {"queries": 6, "max_n": 10**12, "max_m": 10**6},
+    }
+
+    def __init__(self, seed: int | None = None, queries: int = 4, max_n: int = 10**4,
+                 max_m: int = 1000) -> None:
+        super().__init__(seed=seed)
+        # the problem allows t <= 10, n <= 10^18, m <= 10^10; smaller keeps prompts readable
+        if not (1 <= queries <= 10 and 1 <= max_n <= 10**18 and 1 <= max_m <= 10**10):
+            raise ValueError("need 1 <= queries <= 10, 1 <= max_n <= 10^18, 1 <= max_m <= 10^10")
+        self.queries, self.max_n, self.max_m = queries, max_n, max_m
+
+    def case_generator(self) -> dict[str, Any]:
+        rng = self.rng
+        return {"queries": [[rng.randint(1, self.max_n), rng.randint(1, self.max_m)]
+                            for _ in range(self.queries)]}
+
+    @staticmethod
+    def render_stdin(identity: dict[str, Any]) -> str:
+        return _render(identity)
+
+    @staticmethod
+    def prompt_func(identity: dict[str, Any]) -> str:
+        return (
+            "Strangers to m\n\n"
+            "For positive integers n and m, count the integers x with 1 <= x <= n such that "
+            "gcd(x, m) = 1. Answer t independent queries.\n\n"
+            "Input: the first line holds t; each of the next t lines holds n and m.\n\n"
+            "Input:\n```\n" + _render(identity) + "```\n\n"
+            "Answer with t integers, one per query in order, separated by spaces or newlines, "
+            "inside <answer></answer> tags, e.g. <answer>3 5</answer>."
+        )
