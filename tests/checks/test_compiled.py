@@ -382,3 +382,24 @@ def test_check_output_accepts_every_valid_answer_of_a_multiple_answer_task() -> 
             several += 1
             assert camp.verify_score(camp.wrap_answer(others[0]), case) == 1.0
     assert several > 20
+
+
+# ------------------------------------------------------------------------------------------
+# The prompt part
+# ------------------------------------------------------------------------------------------
+
+
+def test_the_compiled_prompt_part_is_short_and_says_what_to_write() -> None:
+    from synth.prompts import Prompts
+
+    prompts = Prompts()
+    text, _ = prompts.render("_compiled.j2", task=None, reference_program=PROGRAM)
+    assert len(text) < 2400, len(text)  # about 500 tokens: small models have small contexts
+    for needed in ("CompiledBootcamp", "render_stdin", "case_generator", "prompt_func",
+                   "check_output(identity, expected, answer)", "read-only", "<answer>",
+                   "reference_answer", "_verify_correction", "12 x 12"):
+        assert needed in text, needed
+    assert PROGRAM not in text  # _task.j2 shows the program, once
+    via_mode, _ = prompts.render("_mode.j2", mode="compiled", task=None,
+                                 reference_program=PROGRAM)
+    assert text.strip() in via_mode
