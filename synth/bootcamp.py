@@ -248,7 +248,8 @@ _DEFAULT_RECURSION = 1000  # what a fresh interpreter gives a script
 #: frames (and their real line numbers) from the contract's and the standard library's.
 _LINE_OFFSET = 100_000
 _MAX_CODES = 64
-_MAX_OUTPUTS = 4096
+_MAX_OUTPUTS = 4096  # reference outputs cached per class ...
+_MAX_CACHED_CHARS = 8_000_000  # ... and their characters (with the cases' keys)
 
 # Private references taken when the contract is imported (before any bootcamp code runs).
 _dumps = json.dumps
@@ -581,10 +582,12 @@ def _execute(program: _Compiled, stdin: str) -> str:
         exec(program.code, namespace)
     except SystemExit as stop:
         status = _exit_status(stop.code, run)
-    except MemoryError:
-        raise
     except Exception as exc:
+        if isinstance(exc, MemoryError):
+            raise _unchanged(exc) from None
         raise _failure(program, run, exc) from None
+    except BaseException as exc:  # a timeout, an interrupt, the sandbox's guard
+        raise _unchanged(exc) from None
     finally:
         _leave_limits()
     try:
@@ -644,9 +647,9 @@ def _exception_line(exc: BaseException) -> str:
     return f"{name}: {text}"[:2000] if text else name
 
 
-def _failure(program: _Compiled, run: _Run, exc: Exception) -> ProgramError:
-    """The ProgramError for an exception that left the program, with a traceback of the
-    program's own frames (told apart by their line numbers: see :data:`_LINE_OFFSET`)."""
+def _program_frames(exc: BaseException) -> list[int]:
+    """The program's line numbers in ``exc``'s traceback, outermost first (its frames are the
+    ones numbered from :data:`_LINE_OFFSET` on; reading ``tb_lineno`` is not audited)."""
     frames: list[int] = []
     tb = exc.__traceback__
     while tb is not None:
@@ -654,6 +657,23 @@ def _failure(program: _Compiled, run: _Run, exc: Exception) -> ProgramError:
         if type(line) is int and line >= _LINE_OFFSET:
             frames.append(line - _LINE_OFFSET + 1)
         tb = tb.tb_next
+    return frames
+
+
+def _unchanged(exc: BaseException) -> BaseException:
+    """``exc`` (a MemoryError, a timeout, an interrupt) re-raised as it is, but without the
+    program's frames, whose offset line numbers would only confuse a report; a note says where
+    in the program it was."""
+    frames = _program_frames(exc)
+    if frames:
+        exc.add_note(f"(in the reference program, line {frames[-1]})")
+    return exc.with_traceback(None)
+
+
+def _failure(program: _Compiled, run: _Run, exc: Exception) -> ProgramError:
+    """The ProgramError for an exception that left the program, with a traceback of the
+    program's own frames (told apart by their line numbers: see :data:`_LINE_OFFSET`)."""
+    frames = _program_frames(exc)
     shown = frames[-12:]
     trace = ["Traceback (most recent call last):"]
     if len(frames) > len(shown):
@@ -712,11 +732,25 @@ def same_tokens(expected: str, answer: str) -> bool:
 class _Program:
     """A CompiledBootcamp class's program and its cache of reference outputs."""
 
-    __slots__ = ("compiled", "outputs")
+    __slots__ = ("compiled", "outputs", "size")
 
     def __init__(self, compiled: _Compiled) -> None:
         self.compiled = compiled
         self.outputs: dict[str, str] = {}
+        self.size = 0  # characters of keys and outputs held
+
+    def remember(self, key: str, output: str) -> None:
+        """Cache ``output``, forgetting the oldest entries beyond :data:`_MAX_OUTPUTS` entries
+        or :data:`_MAX_CACHED_CHARS` characters."""
+        cost = len(key) + len(output)
+        if cost > _MAX_CACHED_CHARS:
+            return
+        outputs = self.outputs
+        while outputs and (len(outputs) >= _MAX_OUTPUTS or self.size + cost > _MAX_CACHED_CHARS):
+            old = next(iter(outputs))
+            self.size -= len(old) + len(outputs.pop(old))
+        outputs[key] = output
+        self.size += cost
 
 
 #: CompiledBootcamp class -> its program, registered when the class is created.
@@ -790,9 +824,7 @@ class CompiledBootcamp(BaseBootcamp):
                                         f"{type(stdin).__name__}, not a str")
         out = _execute(program.compiled, stdin).rstrip()
         if key is not None:
-            while len(outputs) >= _MAX_OUTPUTS:
-                outputs.pop(next(iter(outputs)))
-            outputs[key] = out
+            program.remember(key, out)
         return out
 
     @staticmethod

@@ -351,6 +351,17 @@ def test_base_exceptions_and_memory_errors_propagate() -> None:
         run_program("print(1)\n", b"bytes")  # type: ignore[arg-type]
 
 
+def test_a_base_exception_leaves_without_the_programs_frames() -> None:
+    with pytest.raises(KeyboardInterrupt) as info:
+        run_program("x = 1\n\ndef f():\n    raise KeyboardInterrupt\n\nf()\n", "")
+    tb, lines = info.value.__traceback__, []
+    while tb is not None:
+        lines.append(tb.tb_lineno)
+        tb = tb.tb_next
+    assert lines and max(lines) < 100_000  # no frame of the program (numbered from 100,000)
+    assert info.value.__notes__ == ["(in the reference program, line 4)"]
+
+
 def test_same_tokens() -> None:
     assert same_tokens("3 4\n5", " 3\n4 5 \n")
     assert not same_tokens("3 4", "3 4 5") and not same_tokens("3", "03")
@@ -415,7 +426,13 @@ def test_reference_outputs_are_cached_per_case_and_bounded(monkeypatch: pytest.M
     assert len(calls) == 1
     for i in range(6):
         SumCamp.reference_answer({"xs": [i]})
-    assert len(contract._PROGRAMS[SumCamp].outputs) <= 3
+    program = contract._PROGRAMS[SumCamp]
+    assert len(program.outputs) <= 3
+    monkeypatch.setattr(contract, "_MAX_CACHED_CHARS", 40)
+    for i in range(6):
+        SumCamp.reference_answer({"xs": [i, i]})
+    assert program.size <= 40
+    assert program.size == sum(len(k) + len(v) for k, v in program.outputs.items())
 
 
 def test_a_program_failure_on_a_case_is_a_program_error() -> None:
@@ -521,7 +538,17 @@ created = list(events)
 del events[:]
 outputs = [Camp.reference_answer({"stdin": s}) for s in ("3\n1 2 3\n", "2\n5 5\n")]
 Camp.verify_score("<answer>6</answer>", {"stdin": "3\n1 2 3\n"})
-print(json.dumps({"created": created, "run": events, "outputs": outputs}))
+run = list(events)
+del events[:]
+try:
+    Camp.reference_answer({"stdin": "2\n1 x\n"})  # a ProgramError and its traceback
+except contract.ProgramError:
+    pass
+try:
+    contract.run_program("def f():\n    raise KeyboardInterrupt\nf()\n", "")
+except KeyboardInterrupt:
+    pass
+print(json.dumps({"created": created, "run": run, "outputs": outputs, "failures": events}))
 """
 
 
@@ -541,3 +568,5 @@ def test_audit_events_compile_at_class_creation_then_one_exec_per_run() -> None:
     assert report["outputs"] == ["6", "10"]
     assert [e[0] for e in report["created"]] == ["compile"]
     assert [e[0] for e in report["run"]] == ["exec", "exec"]
+    # formatting a failure reads no frame: one exec each, and a compile for the new source
+    assert [e[0] for e in report["failures"]] == ["exec", "compile", "exec"]
