@@ -584,10 +584,10 @@ def _execute(program: _Compiled, stdin: str) -> str:
         status = _exit_status(stop.code, run)
     except Exception as exc:
         if isinstance(exc, MemoryError):
-            raise _unchanged(exc) from None
+            raise _unchanged(exc) from None  # in the reference program: input too large?
         raise _failure(program, run, exc) from None
     except BaseException as exc:  # a timeout, an interrupt, the sandbox's guard
-        raise _unchanged(exc) from None
+        raise _unchanged(exc) from None  # in the reference program: input too large?
     finally:
         _leave_limits()
     try:
