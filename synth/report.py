@@ -30,7 +30,7 @@ from synth.runs import read_events, task_slug
 TEMPLATES_DIR = Path(__file__).resolve().parent / "report_templates"
 STAGES = ("tasks", "started", "drafted", "passed gate", "passed filter", "committed")
 N_BINS = 10
-CALL_COLUMNS = ["task", "role", "model", "tag", "tokens_in", "tokens_out", "latency_s"]
+CALL_COLUMNS = ["task", "role", "model", "tag", "tokens_in", "tokens_out", "tokens_cached", "latency_s"]
 CALL_COLUMNS += ["cost_usd", "ok"]
 
 #: table name -> title, in the order they are shown
@@ -43,6 +43,8 @@ TITLES = {
     "pass_rates": "Filter pass rates",
     "calibration_levels": "Calibration per level",
     "calibration_bootcamps": "Calibration per bootcamp",
+    "steering": "Difficulty steering (per task and round)",
+    "repairs": "Repairs applied before the gate",
     "tokens_by_role": "Tokens and cost per role",
     "tokens_by_stage": "Tokens and cost per stage",
     "cost_per_bootcamp": "Cost per accepted bootcamp",
@@ -242,7 +244,7 @@ def task_table(rec: RunRecords) -> pd.DataFrame:
 
 def llm_calls(events: list[dict[str, Any]]) -> pd.DataFrame:
     df = _frame(events, "llm_call", CALL_COLUMNS)
-    for col in ("tokens_in", "tokens_out"):
+    for col in ("tokens_in", "tokens_out", "tokens_cached"):
         df[col] = _number(df[col]).astype(int)
     for col in ("latency_s", "cost_usd"):
         df[col] = _number(df[col]).astype(float)
@@ -382,7 +384,7 @@ def _calibration(rec: RunRecords, tasks: pd.DataFrame) -> tuple[pd.DataFrame, pd
 
 
 def _spend(calls: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    cols = [*keys, "calls", "failed_calls", "tokens_in", "tokens_out", "cost_usd"]
+    cols = [*keys, "calls", "failed_calls", "tokens_in", "tokens_cached", "tokens_out", "cost_usd"]
     if calls.empty:
         return pd.DataFrame(columns=cols)
     g = calls.groupby(keys, sort=True)
@@ -390,9 +392,52 @@ def _spend(calls: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
         calls=("tokens_in", "size"),
         failed_calls=("failed", "sum"),
         tokens_in=("tokens_in", "sum"),
+        tokens_cached=("tokens_cached", "sum"),
         tokens_out=("tokens_out", "sum"),
         cost_usd=("cost_usd", "sum"),
     )
+    return out.reset_index()[cols]
+
+
+STEERING_COLUMNS = ["task", "step", "round", "verdict_before", "pass_rate_before",
+                    "verdict_after", "pass_rate_after", "levels_before", "levels_after", "outcome"]
+
+
+def _levels(rates: Any) -> str:
+    if not isinstance(rates, dict) or not rates:
+        return ""
+    return " ".join(f"{k} {float(v):.2f}" for k, v in rates.items() if isinstance(v, int | float))
+
+
+def _steering(events: list[dict[str, Any]], tasks: pd.DataFrame) -> pd.DataFrame:
+    """One row per steering round: the filter verdict and pass rates before and after (the
+    ``steer`` events; a round asked but never settled shows no verdict after)."""
+    rows: dict[tuple[str, int], dict[str, Any]] = {}
+    for e in events:
+        if e.get("kind") != "steer" or not e.get("task"):
+            continue
+        key = (str(e["task"]), int(e.get("step") or 0))
+        row = rows.setdefault(key, {"task": key[0], "step": key[1], "verdict_after": None,
+                                    "pass_rate_after": None, "levels_after": ""})
+        row.update(round=e.get("round"), verdict_before=e.get("verdict_before"),
+                   pass_rate_before=e.get("pass_rate_before"),
+                   levels_before=_levels(e.get("level_pass_rates_before")))
+        if e.get("action") == "result":
+            row.update(verdict_after=e.get("verdict_after"), pass_rate_after=e.get("pass_rate_after"),
+                       levels_after=_levels(e.get("level_pass_rates_after")))
+    status = dict(zip(tasks["task"], tasks["status"], strict=True)) if len(tasks) else {}
+    out = [{**r, "outcome": status.get(r["task"], "")} for r in rows.values()]
+    return pd.DataFrame(out, columns=STEERING_COLUMNS)
+
+
+def _repairs(events: list[dict[str, Any]]) -> pd.DataFrame:
+    cols = ["repair", "stage", "repairs", "tasks", "example"]
+    df = _frame(events, "repair", ["task", "repair", "stage", "detail"])
+    if df.empty:
+        return pd.DataFrame(columns=cols)
+    df["stage"] = df["stage"].fillna("").map(lambda s: str(s).split(":", 1)[0])
+    g = df.groupby(["repair", "stage"], sort=True)
+    out = g.agg(repairs=("task", "size"), tasks=("task", "nunique"), example=("detail", "first"))
     return out.reset_index()[cols]
 
 
@@ -420,7 +465,7 @@ def _node_time(events: list[dict[str, Any]]) -> pd.DataFrame:
     if nodes.empty:
         return pd.DataFrame(columns=cols)
     nodes["elapsed_s"] = _number(nodes["elapsed_s"])
-    order = {n: i for i, n in enumerate(["draft", "check", "revise", "filter"])}
+    order = {n: i for i, n in enumerate(["draft", "judge", "check", "revise", "filter", "steer"])}
     g = nodes.groupby("node")["elapsed_s"]
     out = pd.DataFrame(
         {"steps": g.size(), "total_s": g.sum(), "mean_s": g.mean(), "max_s": g.max()}
@@ -475,8 +520,7 @@ def reprice(events: list[dict[str, Any]], prices: dict[str, Price]) -> list[dict
         price = prices.get(str(e.get("model"))) if e.get("kind") == "llm_call" else None
         if price is not None:
             tokens_in, tokens_out = int(e.get("tokens_in") or 0), int(e.get("tokens_out") or 0)
-            cost = tokens_in * price.input_per_mtok + tokens_out * price.output_per_mtok
-            e = {**e, "cost_usd": cost / 1e6}
+            e = {**e, "cost_usd": price.cost(tokens_in, tokens_out, int(e.get("tokens_cached") or 0))}
         out.append(e)
     return out
 
@@ -504,6 +548,8 @@ def analyse(rec: RunRecords, prices: dict[str, Price] | None = None) -> Report:
     sess = sessions(rec.events)
     n_acc = len(accepted)
     tokens_in, tokens_out = int(calls["tokens_in"].sum()), int(calls["tokens_out"].sum())
+    tokens_cached = int(calls["tokens_cached"].sum())
+    steering = _steering(rec.events, tasks)
     cost = float(calls["cost_usd"].sum())
     facts: dict[str, Any] = {
         "tasks": len(tasks),
@@ -514,6 +560,11 @@ def analyse(rec: RunRecords, prices: dict[str, Price] | None = None) -> Report:
         "llm_calls": len(calls),
         "tokens_in": tokens_in,
         "tokens_out": tokens_out,
+        "tokens_cached": tokens_cached,
+        "llm_seconds": float(calls["latency_s"].sum()),
+        "steering_rounds": len(steering),
+        "steered_into_band": int((steering["verdict_after"] == "accepted").sum()) if len(steering) else 0,
+        "repairs": sum(1 for e in rec.events if e.get("kind") == "repair"),
         "cost_usd": cost,
         "cost_per_accepted_usd": cost / n_acc if n_acc else None,
         "tokens_per_accepted": (tokens_in + tokens_out) / n_acc if n_acc else None,
@@ -536,6 +587,8 @@ def analyse(rec: RunRecords, prices: dict[str, Price] | None = None) -> Report:
         "pass_rates": _histogram(tasks, band),
         "calibration_levels": by_level,
         "calibration_bootcamps": by_task,
+        "steering": steering,
+        "repairs": _repairs(rec.events),
         "tokens_by_role": _spend(calls, ["role", "model"]),
         "tokens_by_stage": _spend(calls, ["stage", "role"]),
         "cost_per_bootcamp": per_bootcamp.reset_index(drop=True),
@@ -631,6 +684,7 @@ def render_html(report: Report) -> str:
         ("accepted", fmt("n", facts["accepted"])),
         ("yield of started", fmt("yield", facts["yield"])),
         ("tokens in", fmt("n", facts["tokens_in"])),
+        ("of which cached", fmt("n", facts["tokens_cached"])),
         ("tokens out", fmt("n", facts["tokens_out"])),
         ("cost", fmt("cost_usd", facts["cost_usd"])),
         ("cost per accepted", fmt("cost_usd", facts["cost_per_accepted_usd"])),

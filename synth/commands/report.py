@@ -29,6 +29,8 @@ TERMINAL = {
     "rounds": "tasks",
     "pass_rates": "tasks",
     "calibration_levels": None,
+    "steering": None,
+    "repairs": None,
     "tokens_by_role": None,
     "tokens_by_stage": None,
     "cost_per_bootcamp": None,
@@ -42,6 +44,8 @@ HIDDEN = {
     "yield": {"lost"},
     "pass_rates": {"low", "high", "in_band"},
     "reasons": {"example"},
+    "steering": {"levels_before", "levels_after"},
+    "repairs": {"example"},
     "tasks": {
         "reason",
         "bootcamp",
@@ -141,7 +145,8 @@ def print_report(report: Report, console: Console) -> None:
     console.print(
         f"[bold]run {report.run_id}[/]: {f['accepted']} accepted of {f['tasks']} task(s) "
         f"({fmt('yield', f['yield'])} of started); {f['llm_calls']} model calls, "
-        f"tokens {f['tokens_in']:,} in / {f['tokens_out']:,} out, {fmt('cost_usd', f['cost_usd'])}"
+        f"tokens {f['tokens_in']:,} in ({f['tokens_cached']:,} cached) / {f['tokens_out']:,} out, "
+        f"{fmt('cost_usd', f['cost_usd'])}"
         f" ({fmt('cost_usd', f['cost_per_accepted_usd'])} per accepted bootcamp); "
         f"wall {f['wall_s']:,.1f}s in {f['sessions']} session(s)",
         highlight=False,
