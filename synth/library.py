@@ -88,6 +88,10 @@ class BootcampRecord(BaseModel):
     checker_path: str | None = Field(
         default=None, description="path of that checker, relative to the library folder"
     )
+    mode: Literal["full", "compiled"] | None = Field(
+        default=None, description="how it was synthesised: full (the model wrote the module) or "
+        "compiled (the task's reference program is embedded; the model wrote the rest)"
+    )
     differential: dict[str, str | int | float | bool | None] | None = Field(
         default=None, description="the differential check's verdict on the committed code, "
         "and how the checker came about (judge model, round, regenerations, disputes)"

@@ -3,11 +3,17 @@
     runs/<run_id>/config.json            the RunConfig and its hash
     runs/<run_id>/checkpoints.sqlite     LangGraph checkpoints, one thread per task
     runs/<run_id>/events.jsonl           every node step, LLM call and sandbox run
-    runs/<run_id>/candidates/<task>/round_<k>_<i>.py and .check.json
+    runs/<run_id>/candidates/<task>/round_<k>_<i>.py and .check.json   the module the model's
+                                         reply gives (compiled mode: assembled; the model's own
+                                         part in .model.py), the gate's report; .repaired.py the
+                                         module after the pipeline's repairs (the one checked),
+                                         .check.before_repair_<n>.json a report before a repair
+                                         the gate's errors called for; .failure.txt: no module
     runs/<run_id>/checkers/<task>/round_<k>.py and .json   the independent checker written
                                          before round k's check (hash, origin, attempts);
                                          verdicts.jsonl: its differential verdict per candidate
-    runs/<run_id>/filter/<task>.json
+    runs/<run_id>/filter/<task>.json     the task's last filter result
+    runs/<run_id>/filter/steering/<task>.step_<n>.json   each result around difficulty steering
     runs/<run_id>/transcripts/           request and response text of every model call
     runs/<run_id>/tasks/<task>.json      the task description as loaded
     runs/<run_id>/report.html            written by `synth report`
@@ -20,24 +26,33 @@ plus fields by kind):
     run_start   tasks, config_hash
     task_start  resumed
     llm_call    LLMCallRecord fields: call_id, role (coder|judge|solver), model, endpoint,
-                tag ("<task>|draft|<i>", "<task>|revise|<round>", "<task>|judge|<round>|<attempt>",
-                "<task>|solve"), prompt_version,
-                tokens_in, tokens_out, latency_s, cost_usd, attempts, ok, error_kind, error,
-                finish_reason
-    node        node (draft|judge|check|revise|filter), elapsed_s, round; draft/revise: with_code,
-                failures (extraction/model failure kinds); check: passed; judge: action
+                tag ("<task>|draft|<i>", "<task>|revise|<round>", "<task>|steer|<step>",
+                "<task>|judge|<round>|<attempt>", "<task>|solve"), prompt_version,
+                tokens_in, tokens_out, tokens_cached (prompt tokens the endpoint served from its
+                cache, when it says so), latency_s, prompt_s/generate_s (server-side, llama.cpp),
+                cost_usd, attempts, ok, error_kind, error, finish_reason
+    node        node (draft|judge|check|revise|filter|steer), elapsed_s, round; draft/revise/steer:
+                with_code, failures (extraction/model failure kinds), repairs, task_chars; draft:
+                mode, mode_reason, prefix_sha256, prefix_chars; check: passed; judge: action
+    repair      round, index, repair (contract_import|stdlib_import|main_block|base_class|...),
+                detail, line, stage ("source": before the gate; "errors: <checks>": from the
+                gate's errors, checked again)
+    steer       action (asked|result), step, round, verdict_before, pass_rate_before,
+                level_pass_rates_before; asked: steps, band, with_code; result: verdict_after
+                (a filter verdict, or gate_failed), pass_rate_after, level_pass_rates_after
     judge       action (generated|attempt_rejected|gave_up|no_examples|dispute|argument_ignored|
                 checker_broken), round, reason (initial|argued|format), checker_sha256, path,
                 problem, warning (set on the loud ones: the task goes on without a usable checker)
     sandbox     node=check, backend, passed, failing (check names), elapsed_s, round,
                 infrastructure_error, differential (status, finding, checker_sha256) or null
     filter      verdict, reason, pass_rate, answered, requested, stopped_early,
-                level_pass_rates, level_counts
+                level_pass_rates, level_counts, round, steer_step (0 before any steering)
     commit      name, pass_rate
     reject      reason_code, reason
     task_error  error, traceback
     task_end    status (accepted|rejected|failed|skipped|not_started), reason_code, reason, bootcamp
-    run_end     run_id, tokens_in, tokens_out, cost_usd, elapsed_s, budget_stopped, counts, reasons
+    run_end     run_id, tokens_in, tokens_out, tokens_cached, llm_calls, llm_seconds, cost_usd,
+                elapsed_s, budget_stopped, counts, reasons
 """
 
 from __future__ import annotations
@@ -59,6 +74,9 @@ from synth.llm import ModelSpec, Price
 
 #: keys that may change between a run and its resumption (they do not change results)
 OPERATIONAL_KEYS = frozenset({"concurrency", "llm_concurrency", "sandbox_slots", "budget_usd"})
+#: keys added after runs existed, left out of the hash at their defaults so that older runs resume
+LATER_DEFAULTS: dict[str, Any] = {"judge": None, "mode": "auto", "compact_exemplars": False,
+                                  "steer_rounds": 1}
 
 
 class RunConfig(BaseModel):
@@ -84,6 +102,13 @@ class RunConfig(BaseModel):
     require_review: bool = False
     force: bool = False
     exemplars: int = Field(default=2, ge=0, le=4)
+    #: one short exemplar (docstrings and comments stripped) instead of ``exemplars`` full ones
+    compact_exemplars: bool = False
+    #: full: the model writes the whole module; compiled: the task's reference program is embedded
+    #: and the model writes the rest; auto: compiled where a verified reference program exists
+    mode: Literal["full", "compiled", "auto"] = "auto"
+    #: extra revise rounds after a too_easy / too_hard filter verdict (0: reject at once)
+    steer_rounds: int = Field(default=1, ge=0, le=10)
     prices: dict[str, Price] = Field(default_factory=dict)
     concurrency: int = Field(default=4, ge=1, le=256)
     llm_concurrency: int = Field(default=16, ge=1, le=1024)
@@ -97,8 +122,9 @@ class RunConfig(BaseModel):
 
     def hashed_part(self) -> dict[str, Any]:
         data = self.model_dump(mode="json")
-        if data.get("judge") is None:
-            data.pop("judge", None)  # the default: runs started before the judge role hash alike
+        for key, default in LATER_DEFAULTS.items():
+            if key in data and data[key] == default:
+                data.pop(key)  # the default: runs started before the option existed hash alike
         return {k: v for k, v in data.items() if k not in OPERATIONAL_KEYS}
 
     def config_hash(self) -> str:

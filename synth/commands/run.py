@@ -98,7 +98,8 @@ def _view(summary: dict[str, Any], llm: LLMClient, started: float, total: int) -
     t.add_row("accepted", str(counts.get("accepted", 0)))
     reasons: Counter[str] = summary["reasons"]
     t.add_row("rejected", ", ".join(f"{r}: {n}" for r, n in reasons.most_common()) or "0")
-    t.add_row("tokens in / out", f"{llm.total_tokens_in:,} / {llm.total_tokens_out:,}")
+    t.add_row("tokens in / out / cached", f"{llm.total_tokens_in:,} / {llm.total_tokens_out:,} / "
+              f"{llm.total_tokens_cached:,}")
     t.add_row("cost", f"${llm.total_cost_usd:.4f}")
     t.add_row("elapsed", f"{time.monotonic() - started:.0f}s")
     return t
@@ -140,6 +141,9 @@ def run_command(
     force: Annotated[bool, typer.Option(help="Synthesise tasks already in the library again.")] = False,
     request_timeout: Annotated[float | None, typer.Option(help="Seconds before a model call is retried (default 180; 900 for the local model).")] = None,
     exemplars: Annotated[int | None, typer.Option(help="Exemplar bootcamps in the draft prompt (default 2; 1 for the local model).")] = None,
+    compact_exemplars: Annotated[bool | None, typer.Option("--compact-exemplars/--full-exemplars", help="One short exemplar, docstrings and comments stripped, for small context windows (default: full exemplars).")] = None,
+    mode: Annotated[str, typer.Option(help="full: the model writes the whole module; compiled: a task's reference program is embedded and the model writes the rest; auto: compiled where a verified reference program exists.")] = "auto",
+    steer_rounds: Annotated[int, typer.Option(help="Difficulty-steering rounds after a too-easy or too-hard filter verdict (0: reject at once).")] = 1,
     resume: Annotated[str | None, typer.Option(help="Continue the run with this id.")] = None,
 ) -> None:
     """Turn task descriptions into gated, filtered bootcamps committed into the library."""
@@ -187,6 +191,7 @@ def run_command(
             library=str(library.resolve()), require_review=require_review, force=force,
             prices=price_table, concurrency=concurrency, llm_concurrency=llm_concurrency,
             budget_usd=budget, exemplars=exemplars if exemplars is not None else (1 if use_local else 2),
+            compact_exemplars=bool(compact_exemplars), mode=mode, steer_rounds=steer_rounds,  # type: ignore[arg-type]
         )
     except (ValidationError, ValueError, OSError) as exc:
         raise fail(f"invalid option: {str(exc).splitlines()[0]}") from None
@@ -226,8 +231,9 @@ def run_command(
         close_backends()
     err.print(_final_table(summary))
     err.print(
-        f"{summary.counts().get('accepted', 0)} accepted of {len(tasks)}; tokens {summary.tokens_in:,} in / "
-        f"{summary.tokens_out:,} out; ${summary.cost_usd:.4f}; {summary.elapsed_s:.1f}s; run folder {run.root}"
+        f"{summary.counts().get('accepted', 0)} accepted of {len(tasks)}; tokens {summary.tokens_in:,} in "
+        f"({summary.tokens_cached:,} cached) / {summary.tokens_out:,} out; {summary.llm_calls} model calls, "
+        f"{summary.llm_seconds:.1f}s in calls; ${summary.cost_usd:.4f}; {summary.elapsed_s:.1f}s; run folder {run.root}"
     )
     if summary.budget_stopped:
         err.print("[yellow]the budget was spent: tasks not started are left for `--resume`[/]")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from langgraph.graph import END, START, StateGraph
 
-from synth.workflow import judge, nodes
+from synth.workflow import judge, nodes, steer
 from synth.workflow.state import TaskState, WorkflowContext
 
 
@@ -15,6 +15,7 @@ def build_graph() -> StateGraph[TaskState, WorkflowContext, TaskState, TaskState
     g.add_node("check", nodes.check)
     g.add_node("revise", nodes.revise)
     g.add_node("filter", nodes.filter_node)
+    g.add_node("steer", steer.steer)
     g.add_node("commit", nodes.commit)
     g.add_node("reject", nodes.reject)
     g.add_edge(START, "draft")

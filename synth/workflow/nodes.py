@@ -1,10 +1,17 @@
 """The nodes of a task's graph. Each is small, typed, and routes with ``Command``.
 
     draft -> judge -> check -> filter -> commit
-                        |  \\-> revise -> judge -> check ...
+                        |        \\-> steer -> judge -> check -> filter ...  (too easy / too hard)
+                        |-> revise -> judge -> check ...
                         \\-> reject
 
-The judge node (the independent checker) lives in :mod:`synth.workflow.judge`.
+The judge node (the independent checker) lives in :mod:`synth.workflow.judge`, the steer node
+(difficulty steering) in :mod:`synth.workflow.steer`, the coder's prompts and call in
+:mod:`synth.workflow.coder`.
+
+Rounds: ``round`` numbers every coder step of a task (draft 0, then each revision or steering
+round); the revision budget (``rounds``) counts revisions only, the steering budget
+(``steer_rounds``) steering rounds only.
 """
 
 from __future__ import annotations
@@ -21,26 +28,35 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
-import synth.bootcamp
 from filters.self_consistency import FilterConfig, FilterResult
-from synth.extract import extract_code
 from synth.gate import CheckReport
 from synth.library import LibraryError, find_bootcamp_class
-from synth.llm import LLMFailure
 from synth.runs import task_slug
-from synth.tasks import ReferenceProgram, TaskDescription, TaskKind
-from synth.workflow.judge import CHECKER_MARK, checker_dir, parse_argument
-from synth.workflow.state import Candidate, CheckerInfo, TaskState, WorkflowContext
+from synth.tasks import TaskDescription
+from synth.workflow.coder import (
+    apply_repairs,
+    ask_and_repair,
+    ast_race,
+    earlier_rounds,
+    model_part,
+    prefix,
+    reference,
+    render,
+    retry_ast_race,
+    save_candidate,
+    state_mode,
+    task_mode,
+)
+from synth.workflow.judge import CHECKER_MARK, checker_dir
+from synth.workflow.repair import gate_errors, repair_from_errors
+from synth.workflow.state import Candidate, CheckerInfo, Steering, TaskState, WorkflowContext
 
-CONTRACT_SOURCE = Path(synth.bootcamp.__file__).read_text(encoding="utf-8")
-
-#: exemplar bootcamps from the shipped library, best first, by kind of task
-EXEMPLARS: dict[TaskKind, list[str]] = {
-    TaskKind.STDIO_PROGRAM: ["interval_cover", "game24", "sudoku"],
-    TaskKind.PYTHON_FUNCTION: ["code_output", "interval_cover", "cipher"],
-    TaskKind.DESCRIPTION: ["knights_knaves", "sudoku", "cipher", "game24"],
-}
-
+#: failing checks named (with their reasons) per candidate in the earlier-rounds lines
+KEY_FAILURES = 3
+#: gate runs after a repair the gate's errors called for, per candidate
+MAX_ERROR_REPAIRS = 2
+#: the checks whose errors can call for a repair
+EARLY_CHECKS = frozenset({"load", "construct", "generate"})
 
 # -- helpers ---------------------------------------------------------------------------------
 
@@ -49,87 +65,116 @@ def _task(state: TaskState) -> TaskDescription:
     return TaskDescription.model_validate(state["task"])
 
 
-def _reference(task: TaskDescription) -> ReferenceProgram | None:
-    """The task's oracle: a Python 3 stdio program, preferably one the source verified."""
-    refs = [r for r in task.references if r.language == "python3" and r.interface == "stdio"]
-    refs.sort(key=lambda r: not r.verified)
-    return refs[0] if refs else None
-
-
-def _exemplars(ctx: WorkflowContext, task: TaskDescription) -> list[dict[str, str]]:
-    out: list[dict[str, str]] = []
-    available = set(ctx.exemplar_library.list_bootcamps())
-    for name in EXEMPLARS.get(task.kind, []):
-        if len(out) >= ctx.config.exemplars:
-            break
-        if name in available:
-            rec = ctx.exemplar_library.record(name)
-            out.append({"name": name, "title": rec.title, "code": ctx.exemplar_library.code(name)})
-    return out
-
-
 def _score(c: Candidate) -> tuple[int, int, int]:
     return (int(bool(c.get("passed"))), int(c.get("hard_passed", 0)), -int(c.get("index", 0)))
-
-
-async def _ask_coder(
-    ctx: WorkflowContext, task: TaskDescription, text: str, version: str, tag: str, rnd: int, index: int
-) -> Candidate:
-    try:
-        res = await ctx.llm.complete(
-            "coder", [{"role": "user", "content": text}], tag=f"{task.id}|{tag}", prompt_version=version
-        )
-    except LLMFailure as exc:
-        return Candidate(round=rnd, index=index, code=None, failure=f"llm_{exc.kind}",
-                         detail=exc.message[:500], prompt_version=version)
-    ex = extract_code(res.text, res.finish_reason)
-    return Candidate(round=rnd, index=index, code=ex.code, failure=ex.failure, detail=ex.detail,
-                     prompt_version=version, argument=parse_argument(res.text))
 
 
 def _reject(code: str, reason: str, **update: Any) -> Command[Any]:
     return Command(goto="reject", update={"reason_code": code, "reason": reason, **update})
 
 
+def revisions_used(state: TaskState) -> int:
+    """Revision rounds so far: every round after the draft that was not a steering round."""
+    return max(0, state.get("round", 0) - len(state.get("steering", [])))
+
+
+def _pending_steer(state: TaskState) -> Steering | None:
+    steering = state.get("steering", [])
+    return steering[-1] if steering and steering[-1].get("verdict_after") is None else None
+
+
+def _settle_steer(ctx: WorkflowContext, task: TaskDescription, state: TaskState, verdict: str,
+                  rate: float | None = None, levels: dict[str, float] | None = None
+                  ) -> list[Steering]:
+    """The steering list with its pending round settled (and a ``steer`` result event)."""
+    steering = list(state.get("steering", []))
+    pending = _pending_steer(state)
+    if pending is None:
+        return steering
+    done = Steering(**{**pending, "verdict_after": verdict, "pass_rate_after": rate,
+                       "level_pass_rates_after": levels or {}})
+    steering[-1] = done
+    ctx.run.events.emit("steer", task.id, action="result", step=done.get("step"),
+                        round=done.get("round"), verdict_before=done.get("verdict_before"),
+                        pass_rate_before=done.get("pass_rate_before"), verdict_after=verdict,
+                        pass_rate_after=rate, level_pass_rates_before=done.get("level_pass_rates_before"),
+                        level_pass_rates_after=levels or {})
+    return steering
+
+
 # -- nodes ----------------------------------------------------------------------------------
 
 
 async def draft(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command[Literal["judge", "reject"]]:
-    """Ask the code model for ``candidates`` modules in parallel."""
+    """Decide the task's mode; ask the code model for ``candidates`` modules in parallel."""
     ctx = runtime.context
     t0 = time.perf_counter()
     task = _task(state)
-    ref = _reference(task)
-    text, version = ctx.prompts.render(
-        "draft.j2",
-        contract=CONTRACT_SOURCE,
-        exemplars=_exemplars(ctx, task),
-        task=task,
-        reference_program=ref.code if ref else None,
-        has_reference=ref is not None,
-    )
+    mode, why = task_mode(ctx.config.mode, task)
+    text, version = render(ctx, "draft.j2", task, mode)
+    pre = prefix(ctx, mode)
     cands = await asyncio.gather(
-        *[_ask_coder(ctx, task, text, version, f"draft|{i}", 0, i) for i in range(ctx.config.candidates)]
+        *[ask_and_repair(ctx, task, mode, text, version, f"draft|{i}", 0, i)
+          for i in range(ctx.config.candidates)]
     )
-    ctx.run.events.emit("node", task.id, node="draft", round=0, prompt_version=version,
-                        elapsed_s=round(time.perf_counter() - t0, 4), candidates=len(cands),
-                        with_code=sum(1 for c in cands if c.get("code")),
-                        failures=[c.get("failure") for c in cands if c.get("failure")])
-    for c in cands:
-        _save_candidate(ctx, task, c)
+    ctx.run.events.emit("node", task.id, node="draft", round=0, prompt_version=version, mode=mode,
+                        mode_reason=why, prefix_sha256=pre.sha256, prefix_chars=len(pre.text),
+                        task_chars=len(text), elapsed_s=round(time.perf_counter() - t0, 4),
+                        candidates=len(cands), with_code=sum(1 for c in cands if c.get("code")),
+                        failures=[c.get("failure") for c in cands if c.get("failure")],
+                        repairs=sum(len(c.get("repairs") or []) for c in cands))
+    update: dict[str, Any] = {"candidates": list(cands), "round": 0, "mode": mode}
     if all((c.get("failure") or "").startswith("llm_") for c in cands):
         return _reject("llm_failure", f"every draft call failed: {cands[0].get('detail', '')[:200]}",
-                       candidates=list(cands), round=0)
-    return Command(goto="judge", update={"candidates": list(cands), "round": 0, "status": "running"})
+                       **update)
+    return Command(goto="judge", update={**update, "status": "running"})
 
 
-def _save_candidate(ctx: WorkflowContext, task: TaskDescription, c: Candidate) -> None:
-    d = ctx.run.candidate_dir(task.id)
-    stem = f"round_{c.get('round', 0)}_{c.get('index', 0)}"
-    if c.get("code"):
-        (d / f"{stem}.py").write_text(c["code"] or "", encoding="utf-8")
-    else:
-        (d / f"{stem}.failure.txt").write_text(f"{c.get('failure')}: {c.get('detail')}\n", encoding="utf-8")
+def _key_failures(report: CheckReport) -> list[str]:
+    return [f"{x.name} ({x.reason[:160]})" for x in report.failing[:KEY_FAILURES]]
+
+
+async def _gate(ctx: WorkflowContext, task: TaskDescription, c: Candidate, with_checker: dict[str, Any]
+                ) -> CheckReport:
+    ref = reference(task, c.get("mode") or "full")
+    for attempt in range(2):
+        try:
+            async with ctx.sandbox_slots:
+                report: CheckReport = await asyncio.to_thread(
+                    ctx.gate, c["code"] or "", reference=ref.code if ref else None,
+                    backend=ctx.backend, name=f"{task.id} round {c.get('round')}", **with_checker,
+                )
+            return report
+        except SystemError as exc:  # CPython 3.11's ast state is shared by threads (gh-106905)
+            if attempt or not ast_race(exc):
+                raise
+            ctx.run.events.emit("sandbox", task.id, node="check", round=c.get("round"),
+                                warning=f"the host's ast.parse raced another thread ({exc}); "
+                                "checked again")
+    raise AssertionError("unreachable")
+
+
+async def _gate_and_repair(ctx: WorkflowContext, task: TaskDescription, c: Candidate,
+                           with_checker: dict[str, Any]) -> CheckReport:
+    """The gate on ``c``; when it fails at load, construct or generate and the gate's errors
+    call for a repair (:func:`~synth.workflow.repair.repair_from_errors`), the repaired code is
+    checked again, at most :data:`MAX_ERROR_REPAIRS` times. Each report before a repair is kept
+    as ``round_<k>_<i>.check.before_repair_<n>.json``."""
+    report = await _gate(ctx, task, c, with_checker)
+    for n in range(1, MAX_ERROR_REPAIRS + 1):
+        if report.passed or not {x.name for x in report.failing} & EARLY_CHECKS:
+            break
+        own = model_part(c)
+        fixed, repairs = retry_ast_race(repair_from_errors, own, gate_errors(report))
+        if fixed == own or not repairs:
+            break
+        stem = f"round_{c.get('round', 0)}_{c.get('index', 0)}"
+        (ctx.run.candidate_dir(task.id) / f"{stem}.check.before_repair_{n}.json").write_text(
+            report.model_dump_json(indent=1), encoding="utf-8")
+        failing = ", ".join(x.name for x in report.failing if x.name in EARLY_CHECKS)
+        apply_repairs(ctx, task, c, fixed, repairs, f"errors: {failing}")
+        report = await _gate(ctx, task, c, with_checker)
+    return report
 
 
 async def check(
@@ -139,18 +184,13 @@ async def check(
     ctx = runtime.context
     t0 = time.perf_counter()
     task = _task(state)
-    ref = _reference(task)
     checker = state.get("checker")
     with_checker: dict[str, Any] = {"checker": checker["code"]} if checker else {}
     checked: list[Candidate] = []
     for c in state.get("candidates", []):
         c = Candidate(**c)
         if c.get("code") and not c.get("checked"):
-            async with ctx.sandbox_slots:
-                report: CheckReport = await asyncio.to_thread(
-                    ctx.gate, c["code"] or "", reference=ref.code if ref else None,
-                    backend=ctx.backend, name=f"{task.id} round {c.get('round')}", **with_checker,
-                )
+            report = await _gate_and_repair(ctx, task, c, with_checker)
             stem = f"round_{c.get('round', 0)}_{c.get('index', 0)}"
             path = ctx.run.candidate_dir(task.id) / f"{stem}.check.json"
             path.write_text(report.model_dump_json(indent=1), encoding="utf-8")
@@ -160,6 +200,7 @@ async def check(
             c["hard_passed"] = sum(1 for x in hard if x.status.value == "passed")
             c["hard_total"] = len(hard)
             c["failing"] = [x.name for x in report.failing]
+            c["key_failures"] = _key_failures(report)
             c["feedback"] = report.feedback()
             c["infrastructure_error"] = report.infrastructure_error
             c["report_path"] = str(path.relative_to(ctx.run.root))
@@ -169,17 +210,20 @@ async def check(
                 "sandbox", task.id, node="check", backend=report.backend, passed=report.passed,
                 failing=c["failing"], elapsed_s=report.timings.get("total_s"), round=c.get("round"),
                 infrastructure_error=report.infrastructure_error, differential=c["differential"],
+                mode=c.get("mode"),
             )
         checked.append(c)
     prev = state.get("best")
     pool: list[Candidate] = checked + ([prev] if prev else [])
     best = max(pool, key=_score) if pool else None
     rnd = state.get("round", 0)
+    kind = "draft" if rnd == 0 else ("steer" if any(c.get("steer") for c in checked) else "revise")
     history = [*state.get("history", []), {
-        "round": rnd,
+        "round": rnd, "kind": kind,
         "candidates": [{"index": c.get("index"), "passed": c.get("passed", False),
                         "hard_passed": c.get("hard_passed", 0), "failing": c.get("failing", []),
-                        "failure": c.get("failure")} for c in checked],
+                        "key_failures": c.get("key_failures", []), "failure": c.get("failure"),
+                        "repairs": len(c.get("repairs") or [])} for c in checked],
     }]
     update: dict[str, Any] = {"candidates": checked, "best": best, "history": history}
     ctx.run.events.emit("node", task.id, node="check", round=rnd,
@@ -192,9 +236,17 @@ async def check(
     ):
         return _reject("sandbox_error", "the sandbox failed while checking (not the candidate's fault)",
                        **update)
-    if rnd < ctx.config.rounds:
+    if revisions_used(state) < ctx.config.rounds:
         return Command(goto="revise", update=update)
     why = ", ".join((best or {}).get("failing") or []) or (best or {}).get("failure") or "no code"
+    pending = _pending_steer(state)
+    if pending is not None:  # a steered revision that never passed the gate again
+        update["steering"] = _settle_steer(ctx, task, state, "gate_failed")
+        before = pending.get("verdict_before") or "too_easy"
+        rate = pending.get("pass_rate_before")
+        return _reject(before, f"filter: {before.replace('_', ' ')} (pass rate "
+                       f"{rate if rate is None else round(rate, 3)}); the steered revision did not "
+                       f"pass the gate: {why}", **update)
     return _reject("gate_failed", f"no candidate passed the gate after {rnd + 1} round(s): {why}",
                    **update)
 
@@ -221,36 +273,48 @@ def _differential(ctx: WorkflowContext, task: TaskDescription, c: Candidate, rep
     return verdict
 
 
+def repair_lines(c: Candidate) -> list[str]:
+    """The repairs applied to a candidate, one line each, for the revise prompt."""
+    out = []
+    for r in c.get("repairs") or []:
+        where = f" (line {r['line']})" if r.get("line") else ""
+        out.append(f"{r.get('kind', 'repair')}{where}: {r.get('detail', '')}")
+    return out
+
+
 async def revise(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command[Literal["judge", "reject"]]:
     """Show the code model its best candidate and the gate's evidence; get one revision. A reply
     that argues the checker is wrong (``CHECKER IS WRONG:``) sends the argument to the judge."""
     ctx = runtime.context
     t0 = time.perf_counter()
     task = _task(state)
-    ref = _reference(task)
+    mode = state_mode(state)
     best = state.get("best") or {}
     rnd = state.get("round", 0) + 1
+    revision = revisions_used(state) + 1
     disputed = "differential" in (best.get("failing") or []) and state.get("checker") is not None
     can_dispute = disputed and state.get("dispute") is None
+    earlier = earlier_rounds(state.get("history", []))
     if best.get("code"):
-        text, version = ctx.prompts.render(
-            "revise.j2", code=best["code"], failures=best.get("feedback", ""), round=rnd,
-            rounds=ctx.config.rounds, task=task, has_reference=ref is not None,
+        text, version = render(
+            ctx, "revise.j2", task, mode, code=model_part(best), failures=best.get("feedback", ""),
+            repairs=repair_lines(best), earlier=earlier, round=revision, rounds=ctx.config.rounds,
             can_dispute=can_dispute, dispute_used=disputed and not can_dispute, mark=CHECKER_MARK,
         )
     else:
-        text, version = ctx.prompts.render(
-            "revise_extraction.j2", detail=best.get("detail", "no code"), round=rnd,
-            rounds=ctx.config.rounds, task=task,
+        text, version = render(
+            ctx, "revise_extraction.j2", task, mode, detail=best.get("detail", "no code"),
+            code=model_part(best), earlier=earlier, round=revision, rounds=ctx.config.rounds,
         )
-    cand = await _ask_coder(ctx, task, text, version, f"revise|{rnd}", rnd, 0)
+    cand = await ask_and_repair(ctx, task, mode, text, version, f"revise|{rnd}", rnd, 0)
     update: dict[str, Any] = {"round": rnd}
     argument = cand.get("argument")
     if argument and can_dispute:
         if not cand.get("code"):  # an argument alone: the same module is checked again
             cand = Candidate(round=rnd, index=0, code=best.get("code"), failure=None, detail="",
                              prompt_version=best.get("prompt_version", version), argument=argument,
-                             reused=True)
+                             reused=True, mode=mode, model_code=best.get("model_code"),
+                             repairs=list(best.get("repairs") or []))
         checker = state.get("checker") or {}
         update["dispute"] = {"round": rnd, "argument": argument, "status": "pending",
                              "evidence": best.get("differential_feedback", ""),
@@ -262,13 +326,15 @@ async def revise(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command
         ctx.run.events.emit("judge", task.id, action="argument_ignored", round=rnd,
                             why="the checker was already rewritten once" if disputed
                             else "no differential finding to dispute")
-    ctx.run.events.emit("node", task.id, node="revise", round=rnd, prompt_version=version,
+    ctx.run.events.emit("node", task.id, node="revise", round=rnd, revision=revision,
+                        prompt_version=version, task_chars=len(text),
                         elapsed_s=round(time.perf_counter() - t0, 4),
                         with_code=bool(cand.get("code")) and not cand.get("reused"),
                         failures=[cand.get("failure")] if cand.get("failure") else [],
-                        argued=bool(update.get("dispute")))
-    _save_candidate(ctx, task, cand)
-    if (cand.get("failure") or "").startswith("llm_") and rnd >= ctx.config.rounds:
+                        argued=bool(update.get("dispute")), repairs=len(cand.get("repairs") or []))
+    if cand.get("reused"):
+        save_candidate(ctx, task, cand)
+    if (cand.get("failure") or "").startswith("llm_") and revision >= ctx.config.rounds:
         return _reject("llm_failure", f"revision call failed: {cand.get('detail', '')[:200]}", round=rnd)
     return Command(goto="judge", update={"candidates": [cand], **update})
 
@@ -281,10 +347,14 @@ def _filter_summary(res: FilterResult) -> dict[str, Any]:
     }
 
 
+STEERABLE = frozenset({"too_easy", "too_hard"})
+
+
 async def filter_node(
     state: TaskState, runtime: Runtime[WorkflowContext]
-) -> Command[Literal["commit", "reject"]]:
-    """The solver's pass rate on the best candidate must lie in the band."""
+) -> Command[Literal["commit", "steer", "reject"]]:
+    """The solver's pass rate on the best candidate must lie in the band; a too_easy or
+    too_hard verdict earns a steering round while ``steer_rounds`` last."""
     ctx = runtime.context
     t0 = time.perf_counter()
     task = _task(state)
@@ -303,13 +373,26 @@ async def filter_node(
                         solver_concurrency=cfg.llm_concurrency)
     async with ctx.sandbox_slots:
         res: FilterResult = await ctx.acceptance_filter(code, solve, config=fcfg, backend=ctx.backend)
-    ctx.run.write_json(f"filter/{task_slug(task.id)}.json", res.model_dump(mode="json"))
+    steps = len(state.get("steering", []))
+    data = res.model_dump(mode="json")
+    ctx.run.write_json(f"filter/{task_slug(task.id)}.json", data)  # the task's last filter result
+    if steps or res.verdict in STEERABLE:  # each result before and after steering, kept apart
+        ctx.run.write_json(f"filter/steering/{task_slug(task.id)}.step_{steps}.json", data)
     summary = _filter_summary(res)
-    ctx.run.events.emit("filter", task.id, **summary)
+    ctx.run.events.emit("filter", task.id, round=best.get("round"), steer_step=steps, **summary)
     ctx.run.events.emit("node", task.id, node="filter", elapsed_s=round(time.perf_counter() - t0, 4))
+    history = [dict(h) for h in state.get("history", [])]
+    for h in history:
+        if h.get("round") == best.get("round"):
+            h["filter"] = {"verdict": res.verdict, "pass_rate": res.pass_rate}
+    steering = _settle_steer(ctx, task, state, res.verdict, res.pass_rate, res.level_pass_rates)
+    update: dict[str, Any] = {"filter": summary, "history": history, "steering": steering}
     if res.accepted:
-        return Command(goto="commit", update={"filter": summary})
-    return _reject(res.verdict, f"filter: {res.reason}", filter=summary)
+        return Command(goto="commit", update=update)
+    if res.verdict in STEERABLE and len(steering) < cfg.steer_rounds:
+        return Command(goto="steer", update=update)
+    after = f" after {len(steering)} steering round(s)" if steering else ""
+    return _reject(res.verdict, f"filter: {res.reason}{after}", **update)
 
 
 def _bootcamp_name(task: TaskDescription) -> str:
@@ -368,7 +451,7 @@ async def commit(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command
     best = state.get("best") or {}
     code = best.get("code") or ""
     filt = state.get("filter") or {}
-    ref = _reference(task)
+    ref = reference(task, best.get("mode") or "full")
     cfg = ctx.config
     code_sha = hashlib.sha256(code.encode()).hexdigest()
     checker = state.get("checker")
@@ -397,7 +480,8 @@ async def commit(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command
                 levels=list(filt.get("level_pass_rates", {})),
                 coder_model=cfg.coder.model, solver_model=cfg.solver.model,
                 prompt_version=best.get("prompt_version"), run_id=ctx.run.run_id,
-                content_hash=hashlib.sha256(evidence.encode()).hexdigest(), **checker_fields,
+                content_hash=hashlib.sha256(evidence.encode()).hexdigest(),
+                mode=best.get("mode") or "full", **checker_fields,
             )
         except LibraryError as exc:
             return Command(goto="__end__", update={"status": "rejected", "reason_code": "commit_failed",

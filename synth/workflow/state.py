@@ -39,6 +39,12 @@ class Candidate(TypedDict, total=False):
     reused: bool  # the best code again, re-checked after the checker was rewritten
     differential: dict[str, Any] | None  # the differential check's verdict, with a checker
     differential_feedback: str  # that check's evidence as the revise prompt shows it
+    mode: Literal["full", "compiled"]  # how it was written (compiled: reference embedded)
+    model_code: str | None  # compiled mode: the part the model wrote (after repairs)
+    repairs: list[dict[str, Any]]  # deterministic repairs applied before or between gate runs
+    repaired_path: str  # the repaired module in the run folder, when there were repairs
+    key_failures: list[str]  # "check: reason" of the first failing checks (earlier-rounds lines)
+    steer: int  # the steering round (1..steer_rounds) that asked for it, 0 for draft/revise
 
 
 class CheckerExample(TypedDict):
@@ -76,6 +82,19 @@ class Dispute(TypedDict, total=False):
     checker_after: str | None
 
 
+class Steering(TypedDict, total=False):
+    """One difficulty-steering round: the filter verdict before and after."""
+
+    step: int  # 1 .. steer_rounds
+    round: int  # the round of the steered candidate
+    verdict_before: str  # too_easy | too_hard
+    pass_rate_before: float | None
+    level_pass_rates_before: dict[str, float]
+    verdict_after: str | None  # a filter verdict, or gate_failed; None while pending
+    pass_rate_after: float | None
+    level_pass_rates_after: dict[str, float]
+
+
 class TaskState(TypedDict, total=False):
     task: dict[str, Any]  # TaskDescription, as JSON
     round: int
@@ -92,6 +111,8 @@ class TaskState(TypedDict, total=False):
     judge_status: Literal["ready", "no_examples", "gave_up"]
     dispute: Dispute | None  # the one dispute a task may raise
     format_regenerations: int
+    mode: Literal["full", "compiled"]  # decided once, at the draft
+    steering: list[Steering]  # the difficulty-steering rounds so far
 
 
 @dataclass

@@ -5,7 +5,9 @@ A scenario decides, from the request alone, what the code model and the solver s
 * ``toy``: tasks whose title names the behaviour (local Markdown tasks written by the tests):
   ``accept-*`` first draft passes and the solver is right on easy prompts only (in band);
   ``revise-*`` first draft fails the gate, the revision passes, then as ``accept``;
-  ``broken-*`` never passes the gate; ``easy-*`` always solved; ``hard-*`` never solved.
+  ``broken-*`` never passes the gate; ``easy-*`` always solved; ``hard-*`` never solved (a
+  steering round gets the same module back); ``steer-*`` always solved until a steering prompt
+  shows every level at 1.000 and asks for a harder bootcamp: the steered module is in band.
 * ``codecontests5``: the first five bundled CodeContests problems, with fixture bootcamps that
   match their reference programs (see tests/fixtures/cc_bootcamps/).
 * ``judge``: the independent checker at work (tests/workflow/test_judge_e2e.py). ``*sort*``: the
@@ -80,14 +82,20 @@ def fenced(code: str) -> str:
 
 
 def _kind(req: Request) -> str:
+    """judge | draft | revise | steer | solve. A coder request is the stable prefix (system
+    message, "You write *bootcamps*") followed by its task part (the user message)."""
     text = req.last_user
     if text.startswith("You write *independent checkers*"):
         return "judge"
+    coder = any(m.get("role") == "system" and "You write *bootcamps*" in m.get("content", "")
+                for m in req.messages)
+    if not coder:
+        return "solve"
+    if "its difficulty is outside the band" in text:
+        return "steer"
     if "did not pass the quality gate" in text or "could not be used" in text:
         return "revise"
-    if "You write *bootcamps*" in text:
-        return "draft"
-    return "solve"
+    return "draft"
 
 
 def _task_id(text: str) -> str:
@@ -126,7 +134,7 @@ def toy(req: Request) -> Reply:
     text = req.last_user
     if kind == "judge":
         return Reply(text=fenced(SUM_CHECKER))
-    if kind in ("draft", "revise"):
+    if kind in ("draft", "revise", "steer"):
         tid = _task_id(text)
         if "broken" in tid:
             return Reply(text=fenced(BROKEN))
@@ -135,7 +143,10 @@ def toy(req: Request) -> Reply:
         code = TOY_SUM
         # each task gets its own module text, so library content differs per task
         code = code.replace("Toy bootcamp written", f"Toy bootcamp for {tid}, written")
-        if "easy" in tid:
+        # steer-*: too easy until a steering prompt shows the per-level rates and asks for harder
+        steered = kind == "steer" and "steer" in tid and "TOO EASY" in text and \
+            "- easy: 1.000" in text and "- hard: 1.000" in text and "Make the bootcamp HARDER" in text
+        if "easy" in tid or ("steer" in tid and not steered):
             code = code.replace("return f\"Add these", "return f\"[easy] Add these")
         if "hard" in tid:
             code = code.replace("return f\"Add these", "return f\"[hard] Add these")
@@ -184,7 +195,7 @@ def codecontests5() -> Callable[[Request], Reply]:
         text = req.last_user
         if kind == "judge":
             return Reply(text="I cannot write an independent checker for this task.")
-        if kind in ("draft", "revise"):
+        if kind in ("draft", "revise", "steer"):
             i = which_task(text)
             if i is None:
                 return Reply(text="I do not know this task.")
@@ -411,7 +422,114 @@ def judge_scenario() -> Callable[[Request], Reply]:
     return script
 
 
+#: the largest-integer bootcamp without its contract import (the pipeline repairs it) and with a
+#: forbidden import (the static gate refuses it): the revision must see the repair and the finding
+MAX_UNIMPORTED = MAX_BOOTCAMP.replace("from synth.bootcamp import BaseBootcamp\n", "import os\n")
+#: a LEVELS preset that cannot be constructed (the construct check fails)
+MAX_BAD_LEVEL = MAX_BOOTCAMP.replace('"hard": {"n": 10, "hi": 999}', '"hard": {"n": 0, "hi": 999}').replace(
+    "        super().__init__(seed=seed)\n",
+    "        super().__init__(seed=seed)\n        if n < 1:\n            raise ValueError('n must be positive')\n")
+#: ``max`` written with a helper whose import is local to another method: bound somewhere, so
+#: the static repair leaves it, and case_generator fails with a NameError (the gate's errors
+#: call for the import)
+MAX_LOCAL_IMPORT = MAX_BOOTCAMP.replace(
+    '        return {"numbers": [self.rng.randint(-self.hi, self.hi) for _ in range(self.n)]}',
+    '        return {"numbers": list(islice((self.rng.randint(-self.hi, self.hi) for _ in iter(int, 1)), self.n))}',
+).replace("    @classmethod\n    def reference_answer(cls, identity):\n",
+          "    @classmethod\n    def reference_answer(cls, identity):\n        from itertools import islice  # noqa\n\n")
+LOOP_STATEMENT = "The first line holds n, the second n integers. Print the largest of them."
+
+
+def feedback_scenario() -> Callable[[Request], Reply]:
+    """``loop-*``: the feedback loop. The draft imports ``os`` (static gate), the first revision
+    has a LEVELS preset that cannot be built (construct), the second is right -- each only when
+    its prompt is self-contained: the task statement, the reference program and every earlier
+    round's failures. ``repair-*``: the draft lacks its contract import (repaired before the
+    gate) and imports ``os``; the revision is right only if its prompt says what the pipeline
+    repaired. ``errfix-*``: the draft's NameError at generate is repaired from the gate's errors,
+    then it passes. The judge answers with a right checker; the solver is right on easy prompts."""
+
+    def context_ok(text: str, rounds: list[str]) -> bool:
+        return (LOOP_STATEMENT in text and MAX_REFERENCE.strip() in text
+                and all(r in text for r in rounds))
+
+    def script(req: Request) -> Reply:
+        kind = _kind(req)
+        text = req.last_user
+        tid = _task_id(text)
+        if kind == "judge":
+            return Reply(text=fenced(MAX_CHECKER))
+        if kind in ("draft", "revise", "steer"):
+            if "loop" in tid:
+                if kind == "draft":
+                    return Reply(text=fenced(MAX_BOOTCAMP.replace("from synth", "import os\nfrom synth")))
+                first = "round 0 (draft): candidate 0: failed static"
+                if "revision 1 of" in text:
+                    return Reply(text=fenced(MAX_BAD_LEVEL if context_ok(text, [first]) else MAX_UNIMPORTED))
+                second = "round 1 (revise): candidate 0: failed construct"
+                return Reply(text=fenced(MAX_BOOTCAMP if context_ok(text, [first, second]) else MAX_BAD_LEVEL))
+            if "repair" in tid:
+                if kind == "draft":
+                    return Reply(text=fenced(MAX_UNIMPORTED))
+                shown = "the pipeline repaired: contract_import" in text and "from synth.bootcamp import" in text
+                return Reply(text=fenced(MAX_BOOTCAMP if shown else MAX_UNIMPORTED))
+            if "errfix" in tid:
+                return Reply(text=fenced(MAX_LOCAL_IMPORT))
+            return Reply(text=fenced(MAX_BOOTCAMP))
+        if text.startswith("Which is the largest"):
+            nums = _numbers(text, "?")
+            return Reply(text=f"<answer>{max(nums) if len(nums) <= 3 else min(nums)}</answer>")
+        return Reply(text="<answer>?</answer>")
+
+    return script
+
+
+def compiled_scenario() -> Callable[[Request], Reply]:
+    """Compiled mode on bundled CodeContests records 8 ("One Wall Down") and 13 ("Strangers to
+    m"), with the model parts of tests/fixtures/compiled. Record 13: the draft lacks its
+    contract import (repaired) and imports ``os`` (static gate); the revision is right only when
+    its prompt shows the model's own part -- not the embedded program -- and the compiled
+    instructions. Record 8: the draft is a full BaseBootcamp module (it cannot be assembled); the
+    revision, shown why, writes the part. The judge writes no checker; the solver runs the
+    reference program on the prompt's input and is right on half of the prompts."""
+    from fixtures.cc_bootcamps.solver import solve_from_prompt
+    from fixtures.compiled.assemble_all import model_part, sample_reference
+
+    parts = {"Strangers to m": model_part("13_strangers_to_m"),
+             "One Wall Down": model_part("08_one_wall_down")}
+    refs = {"Strangers to m": sample_reference(13), "One Wall Down": sample_reference(8)}
+
+    def script(req: Request) -> Reply:
+        kind = _kind(req)
+        text = req.last_user
+        if kind == "judge":
+            return Reply(text="I cannot write an independent checker for this task.")
+        name = next((n for n in parts if f"## Your task: {n}" in text or text.startswith(n)), None)
+        if name is None:
+            return Reply(text="<answer>?</answer>")
+        if kind in ("draft", "revise", "steer"):
+            part = parts[name]
+            if name == "Strangers to m":
+                if kind == "draft":
+                    bad = part.replace("from synth.bootcamp import CompiledBootcamp\n", "import os\n")
+                    return Reply(text=fenced(bad))
+                own = "import os" in text and "_REFERENCE_PROGRAM" not in text and \
+                    text.count(refs[name].strip()) == 1 and "Compiled mode: you write only" in text
+                return Reply(text=fenced(part if own else part.replace("from synth", "import os\nfrom synth")))
+            if kind == "draft":
+                return Reply(text=fenced(MAX_BOOTCAMP))
+            shown = "could not be assembled" in text and "subclass CompiledBootcamp" in text
+            return Reply(text=fenced(part if shown else MAX_BOOTCAMP))
+        right = solve_from_prompt(text, refs[name])
+        ok = int(hashlib.sha256(text.encode()).hexdigest(), 16) % 2 == 0
+        return Reply(text=f"<answer>{right}</answer>" if ok else f"<answer>{right} 9</answer>")
+
+    return script
+
+
 SCENARIOS: dict[str, Callable[[], Callable[[Request], Reply]]] = {
+    "compiled": compiled_scenario,
+    "feedback": feedback_scenario,
     "toy": lambda: toy,
     "codecontests5": codecontests5,
     "judge": judge_scenario,

@@ -134,7 +134,9 @@ def test_time_tables_count_every_node_step(report, scripted_run: ScriptedRun):
         mine = [e["elapsed_s"] for e in nodes if e["node"] == kind]
         assert time.loc[kind, "steps"] == len(mine)
         assert time.loc[kind, "total_s"] == pytest.approx(sum(mine))
-    assert time.loc["filter", "steps"] == 4 and time.loc["draft", "steps"] == 5
+    # four tasks reach the filter; easy-d and hard-e get a steering round each, filtered again
+    assert time.loc["filter", "steps"] == 6 and time.loc["draft", "steps"] == 5
+    assert time.loc["steer", "steps"] == 2
     start = next(e["ts"] for e in events if e["kind"] == "run_start")
     end = next(e["ts"] for e in events if e["kind"] == "run_end")
     assert report.facts["wall_s"] == pytest.approx(end - start)
@@ -260,3 +262,20 @@ def test_prices_given_to_the_report_reprice_every_call(
     path.write_text('{"fake-coder": {"input_per_mtok": -1}}')
     bad = invoke(scripted_run.run_dir, "--prices", path, "--no-html")
     assert bad.exit_code == 2 and "price table" in bad.stderr and bad.stdout == ""
+
+
+def test_the_steering_rounds_and_cached_tokens_are_in_the_terminal_and_the_page(
+    scripted_run: ScriptedRun, invoke, tmp_path: Path
+):
+    res = invoke(scripted_run.run_id, "--runs-dir", scripted_run.runs_dir, "--csv", tmp_path / "csv")
+    assert res.exit_code == 0, res.output
+    out = res.stdout
+    assert "Difficulty steering" in out and "local/easy-d" in out and "local/hard-e" in out
+    cached = sum(c.get("tokens_cached", 0) for c in scripted_run.ledger())
+    assert cached > 0 and f"({cached:,} cached)" in out
+    steering = pd.read_csv(tmp_path / "csv" / "steering.csv").set_index("task")
+    assert steering.loc["local/easy-d", "verdict_before"] == "too_easy"
+    assert steering.loc["local/easy-d", "verdict_after"] == "too_easy"
+    assert steering.loc["local/hard-e", "pass_rate_after"] == 0.0
+    page = (scripted_run.run_dir / "report.html").read_text()
+    assert 'id="steering"' in page and "of which cached" in page

@@ -25,7 +25,7 @@ def test_codecontests_limit_5_as_scripted(tmp_path: Path):
             sys.executable, "-m", "synth.cli", "run", "--source", "codecontests", "--limit", "5",
             "--coder-model", "fake-coder", "--solver-model", "fake-solver",
             "--library", str(tmp_path / "lib"), "--runs-dir", str(tmp_path / "runs"),
-            "--sandbox", "process", "--samples", "32", "--rounds", "2",
+            "--sandbox", "process", "--samples", "32", "--rounds", "2", "--mode", "full",
         ]
         res = synth(args, synth_env(fake.base_url))
     finally:

@@ -1,0 +1,440 @@
+"""The code model's side of a task: its mode, its prompts and one call.
+
+Every coder prompt is two messages (see :mod:`synth.prompts`): the stable prefix
+(``_prefix.j2``) as the system message -- byte-identical for every task and round of a mode, so
+the prefix caches of vLLM, llama.cpp and the paid endpoints apply -- and the task part as the
+user message: the task statement, specifications, examples and reference program (``_task.j2``,
+the same text in the draft, revise and steer prompts), then what to write or fix.
+
+Modes: ``full`` -- the model writes the whole module; ``compiled`` -- for a task with a Python 3
+stdio reference program, the program is embedded in the module (:func:`synth.compiled.assemble`)
+and the model writes only the input generator, rendering, prompt and, where outputs are not
+unique, a checker. ``auto`` picks ``compiled`` where the task has a *verified* reference.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+import synth.bootcamp
+from synth import compiled
+from synth.extract import _THINK_RE, MAX_CODE_CHARS, Extraction, _blocks, _parses, extract_code
+from synth.llm import LLMFailure
+from synth.prompts import compact_source
+from synth.tasks import ReferenceProgram, TaskDescription
+from synth.workflow.judge import parse_argument
+from synth.workflow.repair import Repair, repair_source
+from synth.workflow.state import Candidate, TaskState, WorkflowContext
+
+Mode = Literal["full", "compiled"]
+T = TypeVar("T")
+
+CONTRACT_SOURCE = Path(synth.bootcamp.__file__).read_text(encoding="utf-8")
+#: the contract's definitions a bootcamp of each mode uses (the prefix shows these, in order)
+CONTRACT_NAMES: dict[str, list[str]] = {
+    "full": ["ANSWER_OPEN", "ANSWER_CLOSE", "BootcampContractError", "BaseBootcamp"],
+    "compiled": ["ANSWER_OPEN", "ANSWER_CLOSE", "BootcampContractError", "BaseBootcamp",
+                 "same_tokens", "CompiledBootcamp"],
+}
+#: methods shown by signature and docstring only (their bodies are the runner's business)
+CONTRACT_ELIDED = frozenset({"CompiledBootcamp.__init_subclass__", "CompiledBootcamp.reference_answer"})
+
+#: exemplar bootcamps from the shipped library, best first: a fixed set per mode, never per task
+#: (the prefix they are part of must be the same for every task)
+EXEMPLARS: dict[str, list[str]] = {
+    "full": ["interval_cover", "sudoku", "cipher", "game24"],
+}
+MAX_EARLIER_LINE = 500
+
+
+@dataclass(frozen=True)
+class Prefix:
+    """The rendered stable prefix of one mode (the system message of every coder call)."""
+
+    mode: str
+    text: str
+    version: str
+    sha256: str
+
+
+# -- mode and reference ------------------------------------------------------------------------
+
+
+def python_references(task: TaskDescription) -> list[ReferenceProgram]:
+    """Python 3 stdio reference programs of the task, verified ones first."""
+    refs = [r for r in task.references if r.language == "python3" and r.interface == "stdio"]
+    refs.sort(key=lambda r: not r.verified)
+    return refs
+
+
+def compiled_program(task: TaskDescription, *, verified_only: bool = True) -> str | None:
+    """The program compiled mode embeds: the first (verified) Python 3 stdio reference that the
+    contract's runner can run (:func:`synth.compiled.program_problems` finds nothing)."""
+    if verified_only:
+        return compiled.compiled_reference(task)
+    for ref in python_references(task):
+        if not compiled.program_problems(ref.code):
+            return ref.code
+    return None
+
+
+def reference(task: TaskDescription, mode: str = "full") -> ReferenceProgram | None:
+    """The task's oracle: in compiled mode the embedded program; else a Python 3 stdio program,
+    preferably one the source verified."""
+    refs = python_references(task)
+    if mode == "compiled":
+        program = compiled_program(task) or compiled_program(task, verified_only=False)
+        refs = [r for r in refs if r.code == program] or refs
+    return refs[0] if refs else None
+
+
+def task_mode(requested: str, task: TaskDescription) -> tuple[Mode, str]:
+    """(mode, why) for ``task`` under the configured ``requested`` mode (full|compiled|auto)."""
+    if requested == "full":
+        return "full", "--mode full"
+    if compiled_program(task) is not None:
+        return "compiled", f"{'--mode compiled' if requested == 'compiled' else 'auto'}: the task " \
+            "has a verified Python 3 stdio reference program the contract's runner can run"
+    refs = python_references(task)
+    if requested == "compiled" and compiled_program(task, verified_only=False) is not None:
+        return "compiled", "--mode compiled (the reference program is unverified)"
+    if not refs:
+        why = "the task has no Python 3 stdio reference program"
+    elif not any(r.verified for r in refs) and requested != "compiled":
+        why = "the reference program is unverified"
+    else:
+        why = "the contract's runner cannot run the reference program: " + "; ".join(
+            compiled.program_problems(refs[0].code)[:3])
+    return "full", f"{'--mode compiled, but ' if requested == 'compiled' else 'auto: '}{why}"
+
+
+# -- the stable prefix -------------------------------------------------------------------------
+
+
+def _defined(node: ast.stmt) -> set[str]:
+    if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+        return {node.name}
+    if isinstance(node, ast.Assign):
+        return {t.id for t in node.targets if isinstance(t, ast.Name)}
+    if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+        return {node.target.id}
+    return set()
+
+
+def _elide(lines: list[str], start: int, end: int, node: ast.stmt) -> list[str]:
+    """Lines ``start:end`` with the bodies of :data:`CONTRACT_ELIDED` methods of class ``node``
+    replaced by ``...`` (their signature and docstring stay)."""
+    if not isinstance(node, ast.ClassDef):
+        return lines[start:end]
+    cut: dict[int, int] = {}  # first body line (0-based) -> end line (exclusive)
+    for item in node.body:
+        if isinstance(item, ast.FunctionDef) and f"{node.name}.{item.name}" in CONTRACT_ELIDED:
+            first = item.body[0]
+            keep = first if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) else None
+            body_start = (keep.end_lineno if keep else item.body[0].lineno - 1) or 0
+            cut[body_start] = item.end_lineno or body_start
+    out: list[str] = []
+    i = start
+    while i < end:
+        if i in cut:
+            indent = " " * (node.col_offset + 8)
+            out.append(f"{indent}...  # implemented by the contract")
+            i = cut[i]
+            continue
+        out.append(lines[i])
+        i += 1
+    return out
+
+
+def contract_excerpt(source: str, names: list[str]) -> str:
+    """The contract's module docstring and the top-level definitions ``names`` (whole, with the
+    comments inside them), in source order; the rest (the in-process runner of reference
+    programs, private helpers) is left out and says so. Deterministic for a given source."""
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    body = tree.body
+    parts: list[str] = []
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        parts.append("\n".join(lines[: body[0].end_lineno]))
+    wanted = set(names)
+    for i, node in enumerate(body):
+        if not _defined(node) & wanted:
+            continue
+        start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))]) - 1
+        end = body[i + 1].lineno - 1 if i + 1 < len(body) else len(lines)
+        chunk = _elide(lines, start, end, node)
+        while chunk and (not chunk[-1].strip() or chunk[-1].startswith("#")):
+            chunk.pop()  # blank lines and column-0 comments (section banners) after it
+        # the comments just above it (its documentation), up to a blank line
+        above = start
+        while above > 0 and lines[above - 1].startswith("#:"):
+            above -= 1
+        parts.append("\n".join(lines[above:start] + chunk))
+    parts.append("# ... the rest of synth/bootcamp.py (private helpers and the in-process runner of "
+                 "reference programs) is not shown: a bootcamp does not use it directly.")
+    return "\n\n\n".join(parts) + "\n"
+
+
+def contract(mode: Mode) -> str:
+    """The contract as the prefix of ``mode`` shows it."""
+    return contract_excerpt(CONTRACT_SOURCE, CONTRACT_NAMES[mode])
+
+
+def _compiled_exemplars(compact: bool) -> list[dict[str, str]]:
+    code = compiled.COMPACT_EXEMPLAR if compact else compiled.EXEMPLAR
+    return [{"name": "compiled", "title": compiled.EXEMPLAR_TITLE,
+             "code": compact_source(code) if compact else code}]
+
+
+def exemplars(ctx: WorkflowContext, mode: Mode) -> list[dict[str, str]]:
+    """The exemplars of ``mode``'s prefix: the first ``config.exemplars`` of the mode's fixed
+    list, or with ``compact_exemplars`` one short exemplar stripped of docstrings and comments."""
+    cfg = ctx.config
+    if cfg.exemplars == 0:
+        return []
+    if mode == "compiled":
+        return _compiled_exemplars(cfg.compact_exemplars)
+    available = set(ctx.exemplar_library.list_bootcamps())
+    names = [n for n in EXEMPLARS["full"] if n in available]
+    names = names[:1] if cfg.compact_exemplars else names[: cfg.exemplars]
+    out = []
+    for name in names:
+        rec = ctx.exemplar_library.record(name)
+        code = ctx.exemplar_library.code(name)
+        out.append({"name": name, "title": rec.title,
+                    "code": compact_source(code) if cfg.compact_exemplars else code})
+    return out
+
+
+def prefix(ctx: WorkflowContext, mode: Mode) -> Prefix:
+    """The stable prefix of ``mode``, rendered once per run."""
+    key = f"prefix:{mode}"
+    cached = ctx.extra.get(key)
+    if isinstance(cached, Prefix):
+        return cached
+    text, version = ctx.prompts.render("_prefix.j2", contract=contract(mode),
+                                       exemplars=exemplars(ctx, mode), mode=mode)
+    made = Prefix(mode=mode, text=text, version=version,
+                  sha256=hashlib.sha256(text.encode()).hexdigest())
+    ctx.extra[key] = made
+    return made
+
+
+# -- the task part -----------------------------------------------------------------------------
+
+
+def state_mode(state: TaskState) -> Mode:
+    return "compiled" if state.get("mode") == "compiled" else "full"
+
+
+def task_context(ctx: WorkflowContext, task: TaskDescription, mode: Mode) -> dict[str, Any]:
+    """The variables every task part shares: the task, its reference program, mode and band."""
+    ref = reference(task, mode)
+    cfg = ctx.config
+    return {"task": task, "reference_program": ref.code if ref else None, "mode": mode,
+            "band_low": cfg.band_low, "band_high": cfg.band_high, "samples": cfg.samples}
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def earlier_rounds(history: list[dict[str, Any]]) -> list[str]:
+    """One line per round so far: its kind and each candidate's key failures (or verdict)."""
+    lines = []
+    for entry in history:
+        parts = []
+        for c in entry.get("candidates", []):
+            who = f"candidate {c.get('index', 0)}"
+            if c.get("failure"):
+                parts.append(f"{who}: no usable module ({c['failure']})")
+            elif c.get("passed"):
+                parts.append(f"{who}: passed the gate")
+            else:
+                keys = c.get("key_failures") or c.get("failing") or ["?"]
+                parts.append(f"{who}: failed " + "; ".join(keys))
+            if c.get("repairs"):
+                parts.append(f"{who}: {c['repairs']} repair(s) by the pipeline")
+        filt = entry.get("filter")
+        if filt:
+            rate = filt.get("pass_rate")
+            parts.append(f"filter: {filt.get('verdict')}"
+                         + (f" (pass rate {rate:.3f})" if isinstance(rate, int | float) else ""))
+        line = f"round {entry.get('round', 0)} ({entry.get('kind', 'draft')}): " + ("; ".join(parts)
+                                                                                     or "no candidate")
+        lines.append(_clip(line, MAX_EARLIER_LINE))
+    return lines
+
+
+def model_part(c: Candidate) -> str:
+    """The code the model wrote (after repairs): in compiled mode its own part, else the module."""
+    return (c.get("model_code") if c.get("mode") == "compiled" else None) or c.get("code") or ""
+
+
+# -- repairs -----------------------------------------------------------------------------------
+
+
+def ast_race(exc: BaseException) -> bool:
+    """True for CPython 3.11's spurious SystemError when two threads build ASTs at once
+    (gh-106905: the AST constructor's recursion counter is shared by the interpreter)."""
+    return isinstance(exc, SystemError) and "AST constructor recursion depth mismatch" in str(exc)
+
+
+def retry_ast_race(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)``, once more if it hit :func:`ast_race` (the parse itself is pure)."""
+    try:
+        return fn(*args)
+    except SystemError as exc:
+        if not ast_race(exc):
+            raise
+        return fn(*args)
+
+
+def apply_repairs(ctx: WorkflowContext, task: TaskDescription, c: Candidate, fixed: str,
+                  repairs: list[Repair], stage: str) -> None:
+    """Put the repaired code ``fixed`` of the model's part into candidate ``c`` (in compiled
+    mode it is assembled with the reference program again), record every repair on it, emit a
+    ``repair`` event per repair and save the repaired module in the run folder. Never silent."""
+    if not repairs:
+        return
+    if c.get("mode") == "compiled":
+        c["model_code"] = fixed
+        assemble(c, task)
+    else:
+        c["code"] = fixed
+    done = list(c.get("repairs") or [])
+    for r in repairs:
+        entry = {**r.as_dict(), "stage": stage}
+        done.append(entry)
+        ctx.run.events.emit("repair", task.id, round=c.get("round", 0), index=c.get("index", 0),
+                            repair=r.kind, detail=r.detail, line=r.line, stage=stage)
+    c["repairs"] = done
+    stem = f"round_{c.get('round', 0)}_{c.get('index', 0)}"
+    path = ctx.run.candidate_dir(task.id) / f"{stem}.repaired.py"
+    path.write_text(c.get("code") or "", encoding="utf-8")
+    c["repaired_path"] = str(path.relative_to(ctx.run.root))
+
+
+def repair_static(ctx: WorkflowContext, task: TaskDescription, c: Candidate) -> None:
+    """:func:`synth.workflow.repair.repair_source` on a new candidate's part, before anything
+    (the judge's example cases, the gate) runs it."""
+    own = model_part(c)
+    if own:
+        fixed, repairs = retry_ast_race(repair_source, own)
+        apply_repairs(ctx, task, c, fixed, repairs, "source")
+
+
+# -- one call ----------------------------------------------------------------------------------
+
+
+def assemble(c: Candidate, task: TaskDescription) -> None:
+    """Compiled mode: ``c["code"]`` becomes the model's part (``c["model_code"]``) with the
+    task's program embedded; a part that cannot be assembled, or a module that does not embed
+    exactly the program, leaves no code and says why (for the next prompt)."""
+    ref = reference(task, "compiled")
+    own = c.get("model_code") or ""
+    problem: str | None = None
+    if ref is None:
+        problem = "the task has no reference program to embed"
+    else:
+        try:
+            module = compiled.assemble(own, ref.code)
+        except compiled.AssemblyError as exc:
+            problem = str(exc)
+        else:
+            problem = compiled.check_embedded(module, ref.code)
+            if problem is None:
+                c["code"] = module
+                c["failure"] = None
+                c["detail"] = ""
+                return
+    c["code"] = None
+    c["failure"] = "assembly_error"
+    c["detail"] = f"your part could not be assembled with the reference program: {problem}"[:800]
+
+
+_COMPILED_CLASS_RE = re.compile(r"^class\s+\w+\s*\([^)]*\bCompiledBootcamp\b", re.MULTILINE)
+
+
+def extract_compiled(text: str, finish_reason: str | None) -> Extraction:
+    """The model's part in compiled mode: :func:`synth.extract.extract_code`, or, where that
+    finds no BaseBootcamp class, the last Python block defining a CompiledBootcamp subclass."""
+    ex = extract_code(text, finish_reason)
+    if ex.failure != "no_bootcamp_class":
+        return ex
+    blocks, _ = _blocks(_THINK_RE.sub("", text))
+    found = [b for lang, b in blocks if lang in ("", "python", "py", "python3")
+             and _COMPILED_CLASS_RE.search(b)]
+    if not found:
+        return Extraction(failure="no_bootcamp_class", blocks_found=len(blocks), detail=(
+            "no code block defines a class deriving from CompiledBootcamp; define exactly one "
+            "`class XBootcamp(CompiledBootcamp)` (from synth.bootcamp import CompiledBootcamp)"))
+    code = found[-1].strip("\n") + "\n"
+    if len(code) > MAX_CODE_CHARS:
+        return Extraction(failure="too_large", blocks_found=len(blocks),
+                          detail=f"the module has {len(code)} characters; the limit is {MAX_CODE_CHARS}")
+    err = _parses(code)
+    if err is not None:
+        return Extraction(failure="truncated" if finish_reason == "length" else "syntax_error",
+                          blocks_found=len(blocks), detail=f"SyntaxError at line {err.lineno}: {err.msg}")
+    return Extraction(code=code, blocks_found=len(blocks))
+
+
+async def ask_coder(ctx: WorkflowContext, task: TaskDescription, mode: Mode, text: str, version: str,
+                    tag: str, rnd: int, index: int) -> Candidate:
+    """One coder call: the mode's prefix as the system message, ``text`` as the user message.
+    In compiled mode the reply is the model's part, assembled with the reference program."""
+    pre = prefix(ctx, mode)
+    messages = [{"role": "system", "content": pre.text}, {"role": "user", "content": text}]
+    try:
+        res = await ctx.llm.complete("coder", messages, tag=f"{task.id}|{tag}", prompt_version=version)
+    except LLMFailure as exc:
+        return Candidate(round=rnd, index=index, code=None, failure=f"llm_{exc.kind}",
+                         detail=exc.message[:500], prompt_version=version, mode=mode)
+    ex = extract_compiled(res.text, res.finish_reason) if mode == "compiled" else \
+        extract_code(res.text, res.finish_reason)
+    cand = Candidate(round=rnd, index=index, code=ex.code, failure=ex.failure, detail=ex.detail,
+                     prompt_version=version, argument=parse_argument(res.text), mode=mode)
+    if mode == "compiled" and ex.code is not None:
+        cand["model_code"] = ex.code
+        assemble(cand, task)
+    return cand
+
+
+def save_candidate(ctx: WorkflowContext, task: TaskDescription, c: Candidate) -> None:
+    """The candidate as the model wrote it: ``round_<k>_<i>.py`` (the module the model's reply
+    gives; compiled: assembled, and the model's own part in ``.model.py``) or ``.failure.txt``
+    (no module: why)."""
+    d = ctx.run.candidate_dir(task.id)
+    stem = f"round_{c.get('round', 0)}_{c.get('index', 0)}"
+    if c.get("mode") == "compiled" and c.get("model_code"):
+        (d / f"{stem}.model.py").write_text(c["model_code"] or "", encoding="utf-8")
+    if c.get("code"):
+        (d / f"{stem}.py").write_text(c["code"] or "", encoding="utf-8")
+    else:
+        (d / f"{stem}.failure.txt").write_text(f"{c.get('failure')}: {c.get('detail')}\n", encoding="utf-8")
+
+
+async def ask_and_repair(ctx: WorkflowContext, task: TaskDescription, mode: Mode, text: str,
+                         version: str, tag: str, rnd: int, index: int) -> Candidate:
+    """:func:`ask_coder`, the raw reply saved, then the static repairs (recorded)."""
+    cand = await ask_coder(ctx, task, mode, text, version, tag, rnd, index)
+    save_candidate(ctx, task, cand)
+    repair_static(ctx, task, cand)
+    return cand
+
+
+def render(ctx: WorkflowContext, name: str, task: TaskDescription, mode: Mode,
+           **context: Any) -> tuple[str, str]:
+    """(task part, version) of template ``name``; the version covers the prefix template too."""
+    text, version = ctx.prompts.render(name, **task_context(ctx, task, mode), **context)
+    pre = prefix(ctx, mode)
+    combined = hashlib.sha256(f"{pre.version}|{version}".encode()).hexdigest()[:12]
+    return text, f"{version.rsplit('-', 1)[0]}-{combined}"
