@@ -15,7 +15,14 @@ from pathlib import Path
 import pytest
 
 from synth.commands.run import resolve_models
-from synth.local_model import MODELS, QWEN_CODER, SMOLLM2, EmbeddedModel, LocalModelError, model_file
+from synth.local_model import (
+    MODELS,
+    QWEN_CODER,
+    SMOLLM2,
+    EmbeddedModel,
+    LocalModelError,
+    model_file,
+)
 
 CHUNKS = [b"GGUF" + bytes(range(200)), b"second part " * 50, b"\x00\x01tail"]
 

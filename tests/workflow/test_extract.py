@@ -88,3 +88,10 @@ def test_tilde_fences_and_longer_fences():
 def test_too_large():
     res = extract_code(fenced(MODULE + "# pad\n" * 20000))
     assert res.failure == "too_large"
+
+
+def test_a_compiled_bootcamp_class_counts_as_the_bootcamp():
+    code = ("from synth.bootcamp import CompiledBootcamp\n\n\n"
+            "class PairsBootcamp(CompiledBootcamp):\n    LEVELS = {}\n")
+    res = extract_code("Here it is:\n```python\n" + code + "```\n")
+    assert res.ok and res.code == code
