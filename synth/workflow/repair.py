@@ -515,10 +515,35 @@ _STATIC: list[Finder] = [_main_block, _contract_path, _base_class, _contract_imp
                          _stdlib_import]
 
 
-def repair_source(code: str) -> tuple[str, list[Repair]]:
+def _docstring_finder(text: str) -> Finder:
+    """A module without a docstring gets ``text`` as its first statement (the static gate
+    requires one naming the task and its provenance, which the pipeline knows and a model may
+    leave out)."""
+    body = " ".join(text.replace('"""', "'''").replace("\\", "/").split())
+    line = f'"""{body}"""'
+
+    def finder(src: _Source, tree: ast.Module) -> Iterator[_Fix]:
+        first = tree.body[0] if tree.body else None
+        if (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)):
+            return
+        at = 1  # after a shebang or a coding comment, else at the top
+        while at <= len(src.lines) and (src.lines[at - 1].startswith("#!")
+                                        or re.match(r"#.*coding[:=]", src.lines[at - 1])):
+            at += 1
+        yield _Fix("docstring", lambda s: s.splice(at, at - 1, [line, ""]),
+                   Repair("docstring", f"added the module docstring {line}: a module must begin "
+                          "with a docstring naming its task and provenance"))
+    return finder
+
+
+def repair_source(code: str, *, docstring: str | None = None) -> tuple[str, list[Repair]]:
     """Static repairs on the source alone (no execution). Returns the code unchanged and []
-    when nothing applies, or when the code does not parse (say nothing, change nothing)."""
-    return _run(code, _STATIC)
+    when nothing applies, or when the code does not parse (say nothing, change nothing).
+
+    ``docstring``: the text of a module docstring to add when the module has none (the caller
+    knows the task and the provenance; the repair is reported like every other)."""
+    return _run(code, ([_docstring_finder(docstring)] if docstring else []) + _STATIC)
 
 
 # -- the repairs the gate's errors call for --------------------------------------------------

@@ -551,3 +551,15 @@ def test_the_gate_error_drives_the_repair_the_source_alone_does_not_show(process
     assert kinds(repairs) == ["stdlib_import"]
     after = run_checks(new, backend=process_backend)
     assert after.passed, after.feedback()
+
+
+def test_a_missing_module_docstring_is_added_when_the_caller_knows_the_task():
+    code = "from synth.bootcamp import BaseBootcamp\n\n\nclass X(BaseBootcamp):\n    pass\n"
+    fixed, repairs = repair_source(code, docstring="Bootcamp for task cc/1 (Stack Leveling).")
+    assert fixed.startswith('"""Bootcamp for task cc/1 (Stack Leveling)."""\n')
+    assert [r.kind for r in repairs] == ["docstring"]
+    assert repair_source(fixed, docstring="other")[1] == []  # a docstring is never replaced
+    assert repair_source(code)[1] == []  # without the text nothing is invented
+    shebang = "#!/usr/bin/env python3\n" + code
+    fixed, _ = repair_source(shebang, docstring='say """hi"""')
+    assert fixed.splitlines()[:2] == ["#!/usr/bin/env python3", "\"\"\"say '''hi'''\"\"\""]
