@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +23,7 @@ from typing import Any, Literal, TypeVar
 
 import synth.bootcamp
 from synth import compiled
-from synth.extract import _THINK_RE, MAX_CODE_CHARS, Extraction, _blocks, _parses, extract_code
+from synth.extract import extract_code
 from synth.llm import LLMFailure
 from synth.prompts import compact_source
 from synth.tasks import ReferenceProgram, TaskDescription
@@ -42,8 +41,13 @@ CONTRACT_NAMES: dict[str, list[str]] = {
     "compiled": ["ANSWER_OPEN", "ANSWER_CLOSE", "BootcampContractError", "BaseBootcamp",
                  "same_tokens", "CompiledBootcamp"],
 }
-#: methods shown by signature and docstring only (their bodies are the runner's business)
-CONTRACT_ELIDED = frozenset({"CompiledBootcamp.__init_subclass__", "CompiledBootcamp.reference_answer"})
+#: methods shown by signature and docstring only: the contract implements them and a bootcamp
+#: never does (their docstrings say what they do; the bodies would only cost tokens)
+CONTRACT_ELIDED = frozenset({
+    "BaseBootcamp.__init_subclass__", "BaseBootcamp.__init__", "BaseBootcamp.from_level",
+    "BaseBootcamp.extract_output", "BaseBootcamp.verify_score",
+    "CompiledBootcamp.__init_subclass__", "CompiledBootcamp.reference_answer",
+})
 
 #: exemplar bootcamps from the shipped library, best first: a fixed set per mode, never per task
 #: (the prefix they are part of must be the same for every task)
@@ -360,33 +364,6 @@ def assemble(c: Candidate, task: TaskDescription) -> None:
     c["detail"] = f"your part could not be assembled with the reference program: {problem}"[:800]
 
 
-_COMPILED_CLASS_RE = re.compile(r"^class\s+\w+\s*\([^)]*\bCompiledBootcamp\b", re.MULTILINE)
-
-
-def extract_compiled(text: str, finish_reason: str | None) -> Extraction:
-    """The model's part in compiled mode: :func:`synth.extract.extract_code`, or, where that
-    finds no BaseBootcamp class, the last Python block defining a CompiledBootcamp subclass."""
-    ex = extract_code(text, finish_reason)
-    if ex.failure != "no_bootcamp_class":
-        return ex
-    blocks, _ = _blocks(_THINK_RE.sub("", text))
-    found = [b for lang, b in blocks if lang in ("", "python", "py", "python3")
-             and _COMPILED_CLASS_RE.search(b)]
-    if not found:
-        return Extraction(failure="no_bootcamp_class", blocks_found=len(blocks), detail=(
-            "no code block defines a class deriving from CompiledBootcamp; define exactly one "
-            "`class XBootcamp(CompiledBootcamp)` (from synth.bootcamp import CompiledBootcamp)"))
-    code = found[-1].strip("\n") + "\n"
-    if len(code) > MAX_CODE_CHARS:
-        return Extraction(failure="too_large", blocks_found=len(blocks),
-                          detail=f"the module has {len(code)} characters; the limit is {MAX_CODE_CHARS}")
-    err = _parses(code)
-    if err is not None:
-        return Extraction(failure="truncated" if finish_reason == "length" else "syntax_error",
-                          blocks_found=len(blocks), detail=f"SyntaxError at line {err.lineno}: {err.msg}")
-    return Extraction(code=code, blocks_found=len(blocks))
-
-
 async def ask_coder(ctx: WorkflowContext, task: TaskDescription, mode: Mode, text: str, version: str,
                     tag: str, rnd: int, index: int) -> Candidate:
     """One coder call: the mode's prefix as the system message, ``text`` as the user message.
@@ -398,8 +375,7 @@ async def ask_coder(ctx: WorkflowContext, task: TaskDescription, mode: Mode, tex
     except LLMFailure as exc:
         return Candidate(round=rnd, index=index, code=None, failure=f"llm_{exc.kind}",
                          detail=exc.message[:500], prompt_version=version, mode=mode)
-    ex = extract_compiled(res.text, res.finish_reason) if mode == "compiled" else \
-        extract_code(res.text, res.finish_reason)
+    ex = extract_code(res.text, res.finish_reason)
     cand = Candidate(round=rnd, index=index, code=ex.code, failure=ex.failure, detail=ex.detail,
                      prompt_version=version, argument=parse_argument(res.text), mode=mode)
     if mode == "compiled" and ex.code is not None:
