@@ -1,0 +1,54 @@
+"""The oracle notices a render_stdin that does not write the problem's input format.
+
+A small code model in compiled mode writes a generator and a render_stdin of its own; when the
+text it renders is not what the problem reads (here: the count line announces one query fewer
+than the lines after it), the embedded program silently ignores part of the input. Every other
+check passes -- a compiled bootcamp's answers are self-consistent by construction -- so the
+oracle changes the last value of the input and sees that the output never moves.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+from synth.gate import run_checks
+from synth.sandbox.base import Backend
+
+COMPILED = Path(__file__).resolve().parents[1] / "fixtures" / "compiled"
+NAME = "13_strangers_to_m"
+GOOD_COUNT = 'lines = [str(len(identity["queries"]))]'
+BAD_COUNT = 'lines = [str(len(identity["queries"]) - 1)]'
+
+
+def _reference() -> str:
+    spec = importlib.util.spec_from_file_location("compiled_fixtures_oi", COMPILED / "assemble_all.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["compiled_fixtures_oi"] = module
+    spec.loader.exec_module(module)
+    return str(module.reference(NAME))
+
+
+def test_a_count_line_that_disagrees_with_the_lines_after_it_fails_the_oracle(
+        process_backend: Backend) -> None:
+    stored = (COMPILED / f"{NAME}.py").read_text(encoding="utf-8")
+    assert stored.count(GOOD_COUNT) == 1
+    report = run_checks(stored.replace(GOOD_COUNT, BAD_COUNT), reference=_reference(),
+                        backend=process_backend, name="miscounted.py")
+    oracle = report.get("oracle")
+    assert oracle is not None and oracle.status == "failed", report.feedback()
+    assert "never depends on the last value of render_stdin" in oracle.reason
+    assert oracle.artifacts.get("stdin"), oracle.artifacts
+    assert not report.passed
+    others = [c for c in report.checks if c.name not in ("oracle", "differential")]
+    assert all(c.status.value in ("passed", "skipped") for c in others), report.feedback()
+
+
+def test_the_honest_module_passes_and_says_its_tail_matters(process_backend: Backend) -> None:
+    stored = (COMPILED / f"{NAME}.py").read_text(encoding="utf-8")
+    report = run_checks(stored, reference=_reference(), backend=process_backend, name="honest.py")
+    oracle = report.get("oracle")
+    assert oracle is not None and oracle.status == "passed", report.feedback()
+    assert "depends on the last value" in oracle.reason
