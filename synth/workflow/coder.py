@@ -331,8 +331,14 @@ def repair_static(ctx: WorkflowContext, task: TaskDescription, c: Candidate) -> 
     (the judge's example cases, the gate) runs it."""
     own = model_part(c)
     if own:
-        fixed, repairs = retry_ast_race(repair_source, own)
+        fixed, repairs = retry_ast_race(lambda code: repair_source(code, docstring=module_docstring(task)), own)
         apply_repairs(ctx, task, c, fixed, repairs, "source")
+
+
+def module_docstring(task: TaskDescription) -> str:
+    """The docstring a module without one gets: the task and where it comes from."""
+    where = task.provenance.dataset + (f", {task.provenance.url}" if task.provenance.url else "")
+    return f"Bootcamp for {task.title!r}: task {task.id} (source {task.source}; {where})."
 
 
 # -- one call ----------------------------------------------------------------------------------

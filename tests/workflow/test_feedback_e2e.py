@@ -143,3 +143,26 @@ def test_the_report_counts_the_repairs(run):
     assert table.loc[("stdlib_import", "errors"), "repairs"] == 1
     assert report.facts["repairs"] == len([e for e in read_events(run_dir / "events.jsonl")
                                            if e["kind"] == "repair"])
+
+
+def test_a_module_without_a_docstring_gets_one_naming_the_task(tmp_path: Path):
+    from types import SimpleNamespace
+
+    from synth.llm import ModelSpec
+    from synth.runs import Run, RunConfig
+    from synth.tasks import Provenance, TaskDescription, TaskKind
+    from synth.workflow.coder import repair_static
+    from synth.workflow.state import Candidate
+
+    task = TaskDescription(id="local/nodoc", source="local", kind=TaskKind.DESCRIPTION, title="No doc",
+                           statement="s", provenance=Provenance(dataset="local files", location="x"))
+    cfg = RunConfig(source="local", coder=ModelSpec(model="m"), solver=ModelSpec(model="m"),
+                    library=str(tmp_path / "lib"))
+    ctx: Any = SimpleNamespace(config=cfg, run=Run.create(tmp_path / "runs", cfg))
+    code = MAX_BOOTCAMP.split('\n', 2)[2]  # without its docstring line
+    cand = Candidate(round=0, index=0, code=code, mode="full")
+    repair_static(ctx, task, cand)
+    assert (cand.get("code") or "").startswith('"""Bootcamp for \'No doc\': task local/nodoc (source local; local files)."""')
+    assert [r["kind"] for r in cand.get("repairs") or []] == ["docstring"]
+    (event,) = [json.loads(x) for x in (ctx.run.root / "events.jsonl").read_text().splitlines()]
+    assert event["kind"] == "repair" and event["repair"] == "docstring" and event["task"] == "local/nodoc"
