@@ -40,6 +40,7 @@ from typing import Any, ClassVar
 __all__ = [
     "ANSWER_CLOSE",
     "ANSWER_OPEN",
+    "COMPILED_ANSWER_FORMAT",
     "PROGRAM_MODULES",
     "BaseBootcamp",
     "BootcampContractError",
@@ -757,6 +758,29 @@ class _Program:
 _PROGRAMS: dict[type, _Program] = {}
 
 
+#: what a compiled bootcamp's prompt gains when it does not say how to answer
+COMPILED_ANSWER_FORMAT = (
+    "Give exactly what a correct program would print for this input (every line, in order) "
+    f"inside {ANSWER_OPEN}{ANSWER_CLOSE} tags."
+)
+
+
+def _with_answer_format(render: Any) -> Any:
+    """A compiled bootcamp's ``prompt_func`` whose text always says how to answer: when it does
+    not mention the answer tags, :data:`COMPILED_ANSWER_FORMAT` is appended (the answer key is
+    the program's output, so the answer format is the contract's to state, not the model's)."""
+
+    def prompt_func(identity: dict[str, Any]) -> str:
+        text = render(identity)
+        if type(text) is str and ANSWER_OPEN not in text:
+            return text.rstrip() + "\n\n" + COMPILED_ANSWER_FORMAT
+        return text
+
+    prompt_func.__doc__ = render.__doc__
+    prompt_func.__wrapped__ = render  # type: ignore[attr-defined]
+    return prompt_func
+
+
 class CompiledBootcamp(BaseBootcamp):
     """Base class of a *compiled* bootcamp: the answer key is a reference program's output.
 
@@ -772,7 +796,9 @@ class CompiledBootcamp(BaseBootcamp):
       ``check_output(identity, expected, answer) -> bool`` with a rule check.
 
     ``reference_answer`` and ``_verify_correction`` may not be overridden. The program is
-    compiled when the class is created; a program that does not compile fails the import.
+    compiled when the class is created; a program that does not compile fails the import. A
+    ``prompt_func`` (a staticmethod) whose text never mentions the answer tags gets
+    :data:`COMPILED_ANSWER_FORMAT` appended.
     """
 
     #: The program's source (set by ``synth.compiled.assemble``; never written by hand).
@@ -787,6 +813,9 @@ class CompiledBootcamp(BaseBootcamp):
                     "REFERENCE_PROGRAM's output -- for a problem with several valid outputs "
                     "define check_output(identity, expected, answer) instead"
                 )
+        own = cls.__dict__.get("prompt_func")
+        if isinstance(own, staticmethod):
+            cls.prompt_func = staticmethod(_with_answer_format(own.__func__))  # type: ignore[method-assign]
         source = cls.REFERENCE_PROGRAM
         if type(source) is not str:
             raise TypeError(f"{cls.__name__}.REFERENCE_PROGRAM must be a str, not "
