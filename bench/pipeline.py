@@ -42,7 +42,7 @@ latency = float(sys.argv[1])
 code = fenced(TOY_SUM)
 def script(req):
     time.sleep(latency)
-    if "You write *bootcamps*" in req.last_user:
+    if any("You write *bootcamps*" in m.get("content", "") for m in req.messages):  # the prefix
         return Reply(text=code)
     return Reply(text="<answer>1</answer>")
 with FakeOpenAI(script) as s:
