@@ -73,7 +73,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from synth.llm import ModelSpec, Price
 
 #: keys that may change between a run and its resumption (they do not change results)
-OPERATIONAL_KEYS = frozenset({"concurrency", "llm_concurrency", "sandbox_slots", "budget_usd"})
+OPERATIONAL_KEYS = frozenset({"concurrency", "llm_concurrency", "sandbox_slots", "budget_usd",
+                              "warm_prefix"})
 #: keys added after runs existed, left out of the hash at their defaults so that older runs resume
 LATER_DEFAULTS: dict[str, Any] = {"judge": None, "mode": "auto", "compact_exemplars": False,
                                   "steer_rounds": 1}
@@ -109,6 +110,9 @@ class RunConfig(BaseModel):
     mode: Literal["full", "compiled", "auto"] = "auto"
     #: extra revise rounds after a too_easy / too_hard filter verdict (0: reject at once)
     steer_rounds: int = Field(default=1, ge=0, le=10)
+    #: read each mode's stable prefix into the endpoint's prompt cache once before the tasks
+    #: start (a local server with few cores: parallel first calls would each read it)
+    warm_prefix: bool = False
     prices: dict[str, Price] = Field(default_factory=dict)
     concurrency: int = Field(default=4, ge=1, le=256)
     llm_concurrency: int = Field(default=16, ge=1, le=1024)

@@ -192,6 +192,7 @@ def run_command(
             prices=price_table, concurrency=concurrency, llm_concurrency=llm_concurrency,
             budget_usd=budget, exemplars=exemplars if exemplars is not None else (1 if use_local else 2),
             compact_exemplars=bool(compact_exemplars), mode=mode, steer_rounds=steer_rounds,  # type: ignore[arg-type]
+            warm_prefix=use_local,
         )
     except (ValidationError, ValueError, OSError) as exc:
         raise fail(f"invalid option: {str(exc).splitlines()[0]}") from None

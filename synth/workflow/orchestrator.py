@@ -22,7 +22,7 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from pydantic import BaseModel, ConfigDict, Field
 
 from synth.library import Library
-from synth.llm import LLMCallRecord, LLMClient
+from synth.llm import LLMCallRecord, LLMClient, LLMFailure
 from synth.prompts import default_prompts
 from synth.runs import Run, read_events
 from synth.sandbox import get_backend
@@ -117,6 +117,8 @@ async def execute(
     )
     summary = RunSummary(run_id=run.run_id, run_dir=str(run.root))
     slots = asyncio.Semaphore(cfg.concurrency)
+    if cfg.warm_prefix:
+        await warm_prefixes(ctx, tasks)
     run.events.emit("run_start", None, tasks=len(tasks), config_hash=cfg.config_hash())
 
     async with AsyncSqliteSaver.from_conn_string(str(run.checkpoint_path)) as saver:
@@ -172,6 +174,30 @@ async def execute(
                     counts=summary.counts(), reasons=summary.reasons())
     run.write_json("summary.json", summary.model_dump(mode="json"))
     return summary
+
+
+async def warm_prefixes(ctx: WorkflowContext, tasks: list[TaskDescription]) -> None:
+    """One call per mode the tasks use, carrying only that mode's stable prefix (and a one-word
+    user turn, one token back), before the tasks start: a server that caches prompt prefixes
+    (llama.cpp's slots and its RAM cache, vLLM) then reads the prefix once, where the tasks'
+    parallel first calls would each read it on a machine with few cores. A failed warm-up is
+    reported and changes nothing else."""
+    from synth.workflow.coder import prefix, task_mode
+
+    coder = ctx.llm.roles["coder"]
+    ctx.llm.roles.setdefault("warmup", coder.model_copy(update={"max_tokens": 1}))
+    for mode in sorted({task_mode(ctx.config.mode, t)[0] for t in tasks}):
+        pre = prefix(ctx, mode)
+        t0 = time.perf_counter()
+        ok, problem = True, ""
+        try:
+            await ctx.llm.complete("warmup", [{"role": "system", "content": pre.text},
+                                              {"role": "user", "content": "Reply OK."}],
+                                   tag=f"warmup|{mode}", prompt_version=pre.version)
+        except LLMFailure as exc:
+            ok, problem = False, f"llm_{exc.kind}: {exc.message[:300]}"
+        ctx.run.events.emit("warmup", None, mode=mode, prefix_sha256=pre.sha256, ok=ok,
+                            problem=problem, elapsed_s=round(time.perf_counter() - t0, 2))
 
 
 def ledger_sink(run: Run) -> Callable[[LLMCallRecord], None]:
