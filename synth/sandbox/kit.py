@@ -4,7 +4,9 @@ It holds everything the *untrusted* side of a job needs, once:
 
 * :func:`find_bootcamp_class` -- the one way to find a module's bootcamp class;
 * :func:`derive_seed` -- the one per-case seed derivation (export, filter, review, gate);
-* :func:`json_problem` / :func:`canonical` -- what a case must be (plain JSON) and its text;
+* :func:`json_problem` / :func:`canonical` / :func:`loads` -- what a case must be (plain
+  JSON), its text, and the parser (the C scanner and encoder of ``_json``, never the ``json``
+  module's Python functions, which a bootcamp could patch);
 * the *method server* (:func:`serve`): it imports one bootcamp module and answers questions
   about it -- construct an instance, generate a case, render a prompt or stdin, give a
   reference answer, score a response -- with plain JSON values, one reply line per request
@@ -18,32 +20,53 @@ same protocol constants; inside a job it is the file :data:`KIT_NAME` next to th
 
 Protocol (JSON lines on stdin/stdout; the bootcamp's own prints go to stderr)::
 
+    <- {"auth": TOKEN}                                   first, before the bootcamp is imported
     -> [id, "method", {params}]
-    <- {"id": id, "ok": value}
-    <- {"id": id, "err": {"kind": "error"|"oom"|"timeout"|"usage", "type": "...",
-                          "message": "...", "traceback": "..."}}
+    <- {"t": TOKEN, "id": id, "ok": value}
+    <- {"t": TOKEN, "id": id, "err": {"kind": "error"|"oom"|"timeout"|"usage", "type": "...",
+                                      "message": "...", "traceback": "..."}}
 
-The first line the server writes, before reading anything, is the handshake ``{"id": 0, "ok":
-{"class": NAME, ...}}`` or ``{"id": 0, "err": ...}`` when the module did not load. Replies are
-flushed whenever the server has no complete request left to read, so a host may pipeline
-requests (bounded by the pipe sizes: see ``synth.sandbox.methods``).
+The server's first line is a random per-session token, written before anything of the
+bootcamp runs; every later line starts with it (:data:`REPLY_OPEN`), so a line the bootcamp
+writes into the reply pipe itself (it can find the descriptor) is never taken for a reply. The
+first reply, ``id`` 0, is the handshake ``{"class": NAME, ...}`` or why the module did not
+load. Replies are flushed whenever the server has no complete request left to read, so a host
+may pipeline requests (bounded by the pipe sizes: see ``synth.sandbox.methods``).
 
-Per call, an interval timer raises :class:`CallTimeout` (a ``BaseException``, so a bootcamp's
-``except Exception`` does not swallow it) after the request's ``limit`` seconds, so that the
-reply can show *where* the bootcamp hung. It is a courtesy: the host enforces its own deadline
+Per call, an interval timer (SIGALRM, handled by the C-level ``signal.default_int_handler``)
+interrupts a bootcamp call that runs past the request's ``limit`` seconds, so that the reply
+can show *where* it hung (``CallTimeout``). It is a courtesy: the host enforces its own deadline
 and kills the whole job when it passes.
 
-At every scoring call the server checks that the contract is intact -- ``BaseBootcamp``'s
-attributes, its ``verify_score`` function and code object, the contract module's globals and
-the class's own attributes are the ones seen at load time, and no class below the base
-defines ``verify_score`` -- and reports any change in the reply (``tampered``), which the host
-turns into a finding. Scores are computed with the base-class ``verify_score`` captured before
-the candidate was imported.
+**What the bootcamp cannot reach.** The candidate runs in this interpreter, so the server
+keeps nothing it could reach or change. Before the import, everything the server needs --
+its functions, its state, the reply writer, the parser, score validation, the guard's state,
+the contract snapshots, a private copy of ``builtins`` and the C functions it calls -- is moved
+into a private namespace (:func:`_private_namespace`): copies of this module's functions whose
+globals are a dict no module, class or object refers to; this module's own dict is then
+emptied, ``sys.modules["__main__"]`` is an inert module, and ``signal`` and ``gc`` are out of
+``sys.modules`` (a Python signal handler is handed the running frame; ``gc.set_debug`` would
+keep the server's garbage). The server defines no class with methods (``object.__subclasses__()``
+leads nowhere) and calls no Python function of a module the bootcamp shares. The guard (an
+audit hook, which cannot be listed or removed) refuses frames and code objects -- the one way
+left into the private namespace -- and code evaluated at run time; while the server reads its
+own audited attributes (its critical sections) the garbage collector is off, so that no
+finalizer of the bootcamp runs with the guard looking away. Scores are computed by the
+contract's ``verify_score`` code bound to a copy of the contract's globals (and of
+``builtins``) taken before the import; at every scoring call the server also checks that the
+contract -- ``BaseBootcamp``'s attributes and functions, the contract module, the builtins and
+module attributes the contract uses -- and the class are the ones seen at load time, and
+reports any change in the reply (``tampered``), which the host turns into a finding.
 """
 
 from __future__ import annotations
 
-import contextlib
+import _json
+import ast
+import builtins
+import collections
+import dataclasses
+import gc
 import hashlib
 import importlib
 import json
@@ -53,38 +76,97 @@ import os
 import random
 import select
 import signal
+import stat
 import sys
 import time
-import traceback
+import types
+import typing
 from typing import Any
 
 __all__ = [
+    "AUTH_OPEN",
     "CLOCK_SHIFT_S",
     "KIT_NAME",
     "PROTOCOL",
-    "CallTimeout",
+    "REPLY_OPEN",
+    "SandboxViolation",
     "canonical",
     "derive_seed",
     "find_bootcamp_class",
     "json_problem",
+    "loads",
     "serve",
 ]
 
-# The kit's own references to the shared standard-library functions it relies on, taken when
-# the kit is imported (before any bootcamp code runs): a bootcamp that patches ``json.loads``
-# or ``operator.is_`` in the modules it shares with the kit does not change what the kit uses.
-_loads = json.loads
-_dumps = json.dumps
-_is = operator.is_
-
 #: The file name of this module inside a sandbox job.
 KIT_NAME = "_synth_kit.py"
-PROTOCOL = 1
+PROTOCOL = 2
 SEED_MASK = (1 << 63) - 1
 #: How far the determinism check's second process shifts every clock.
 CLOCK_SHIFT_S = 86_400.0 * 400 + 3_723.5
 TRACE_CAP = 3000
 TEXT_CAP = 4000
+#: The server's first line is ``AUTH_OPEN + token + b'"}'``; every later line starts with
+#: ``REPLY_OPEN + token + b'",'`` (the token: TOKEN_BYTES random bytes in hex).
+AUTH_OPEN = b'{"auth":"'
+REPLY_OPEN = b'{"t":"'
+TOKEN_BYTES = 12
+#: How often (in scoring calls) the functions' code objects are compared too.
+CODE_CHECK_EVERY = 64
+
+# -- the C functions the server calls, taken when the kit is imported (before any bootcamp code
+# runs): a bootcamp that patches ``os.write``, ``json._default_decoder`` or ``builtins.float``
+# in the modules it shares with the kit does not change what the kit uses ----------------------
+_is = operator.is_
+_isfinite = math.isfinite
+_os_read, _os_write, _os_fstat, _os_exit = os.read, os.write, os.fstat, os._exit
+_os_lstat, _os_readlink, _os_getcwd = os.lstat, os.readlink, os.getcwd
+_select = select.select
+_setitimer, _ITIMER_REAL = signal.setitimer, signal.ITIMER_REAL
+_getframe = sys._getframe
+_S_ISLNK = stat.S_ISLNK
+_gc_disable, _gc_enable = gc.disable, gc.enable
+_FS_ENCODING = sys.getfilesystemencoding()
+_FunctionType, _CodeType, _TracebackType = types.FunctionType, types.CodeType, types.TracebackType
+_Namespace = types.SimpleNamespace
+#: Class and exception attributes read through their C descriptors (a metaclass or an
+#: exception class cannot put its own code in the way).
+_type_dict = type.__dict__["__dict__"].__get__
+_type_mro = type.__dict__["__mro__"].__get__
+_type_name = type.__dict__["__name__"].__get__
+_exc_traceback = BaseException.__dict__["__traceback__"].__get__
+#: The one Python function of a shared module the server calls: to import the candidate (or
+#: the checker), at load -- the candidate's code runs inside it anyway.
+_import_module = importlib.import_module
+_random_seed = random.seed
+_sys_modules = sys.modules
+_KIT_FILE = __file__
+
+
+def _not_json(obj: Any) -> Any:
+    """The encoders' ``default``: it reads builtins only (it may run once this module's dict
+    is empty)."""
+    raise TypeError(f"Object of type {type(obj).__name__} is not JSON serializable")
+
+
+_CONSTANTS = {"-Infinity": -math.inf, "Infinity": math.inf, "NaN": math.nan}
+_SCAN = _json.make_scanner(types.SimpleNamespace(  # type: ignore[arg-type]
+    strict=True, object_hook=None, object_pairs_hook=None, parse_float=float, parse_int=int,
+    parse_constant=_CONSTANTS.__getitem__, memo={}))
+#: json.dumps(obj, sort_keys=True, ensure_ascii=False, allow_nan=False), in C
+_ENCODE_CANONICAL = _json.make_encoder(None, _not_json, _json.encode_basestring, None, ": ",
+                                       ", ", True, False, False)
+#: compact replies, keys in insertion order
+_ENCODE_REPLY = _json.make_encoder(None, _not_json, _json.encode_basestring, None, ":", ",",
+                                   False, False, False)
+_WHITESPACE = " \t\n\r"
+
+#: The server's state and the guard's, in the private namespace only (see :func:`serve`).
+_S: Any = None
+_G: Any = None
+#: Marks the kit's own failures: ``Exception(_FAIL, err)`` (a builtin type: no class of the kit
+#: a bootcamp could give an ``__init__``).
+_FAIL = object()
 
 
 def derive_seed(*parts: object) -> int:
@@ -121,14 +203,14 @@ def json_problem(obj: Any, path: str = "case", depth: int = 0) -> str | None:
     if depth > 200:
         return f"{path} is nested more than 200 levels deep"
     kind = type(obj)
-    if obj is None or kind in (bool, str):
+    if obj is None or kind is bool or kind is str:
         return None
     if kind is int:
         if obj.bit_length() > 13_000:  # ~4,000 decimal digits: JSON parsers refuse more
             return f"{path} is an int of {obj.bit_length()} bits (too large for JSON)"
         return None
     if kind is float:
-        return None if math.isfinite(obj) else f"{path} is {obj!r} (not valid JSON)"
+        return None if _isfinite(obj) else f"{path} is {obj!r} (not valid JSON)"
     if kind is list:
         for i, item in enumerate(obj):
             problem = json_problem(item, f"{path}[{i}]", depth + 1)
@@ -138,19 +220,56 @@ def json_problem(obj: Any, path: str = "case", depth: int = 0) -> str | None:
     if kind is dict:
         for key, item in obj.items():
             if type(key) is not str:
-                return f"{path} has a {type(key).__name__} key {key!r:.60} (JSON keys are strings)"
+                return f"{path} has a {_name_of(key)} key {_safe_str(key, repr)[:60]} (JSON keys are strings)"
             problem = json_problem(item, f"{path}[{key!r}]", depth + 1)
             if problem:
                 return problem
         return None
-    name = kind.__name__
     hint = " (JSON has lists only: it would come back as a list)" if kind is tuple else ""
-    return f"{path} is a {name}{hint}; use only dict/list/str/int/float/bool/None"
+    return f"{path} is a {_name_of(obj)}{hint}; use only dict/list/str/int/float/bool/None"
 
 
 def canonical(obj: Any) -> str:
-    """The canonical JSON text of a value (sorted keys, no NaN): what the host compares."""
-    return _dumps(obj, sort_keys=True, ensure_ascii=False, allow_nan=False)
+    """The canonical JSON text of a value (sorted keys, no NaN): what the host compares. The
+    same text as ``json.dumps(obj, sort_keys=True, ensure_ascii=False, allow_nan=False)``."""
+    return "".join(_ENCODE_CANONICAL(obj, 0))
+
+
+def loads(text: str | bytes) -> Any:
+    """One JSON text (``str``, or UTF-8 ``bytes``) parsed by the C scanner; ``ValueError`` when
+    it is not exactly one JSON value."""
+    string = text.decode("utf-8", "surrogatepass") if type(text) is bytes else text
+    if type(string) is not str:
+        raise TypeError("loads() takes a str or UTF-8 bytes")
+    start = len(string) - len(string.lstrip(_WHITESPACE))
+    try:
+        value, end = _SCAN(string, start)
+    except StopIteration as exc:
+        raise ValueError(f"not JSON at character {exc.value}") from None
+    if end != len(string) and string[end:].strip(_WHITESPACE):
+        raise ValueError(f"extra data after the JSON value (character {end})")
+    return value
+
+
+def _name_of(obj: Any) -> str:
+    """The name of ``obj``'s type (read through the C descriptor)."""
+    name = _type_name(type(obj))
+    return name if type(name) is str else "?"
+
+
+def _name_of_class(cls: Any) -> str:
+    name = _type_name(cls)
+    return name if type(name) is str else "?"
+
+
+def _safe_str(value: Any, how: Any = str) -> str:
+    """``str(value)`` (or ``how(value)``), or a placeholder when that raises or is not a str."""
+    try:
+        text = how(value)
+    except BaseException:  # a hostile __str__ (or __repr__)
+        return "<unprintable>"
+    return text if type(text) is str else "<unprintable>"
+
 
 
 # ------------------------------------------------------------------------------------------
@@ -166,15 +285,16 @@ _FRAME_ATTRS = frozenset({"gi_frame", "cr_frame", "ag_frame", "tb_frame", "f_bac
                           "__globals__", "__closure__", "__builtins__"})
 _SET_ATTRS = frozenset({"__code__", "__defaults__", "__kwdefaults__", "__closure__", "__bases__",
                         "__class__", "__globals__", "__mro__"})
-_BLOCKED = ("sys._getframe", "sys._current_frames", "sys.settrace", "sys.setprofile",
-            "sys.addaudithook", "sys._getframemodulename", "gc.get_objects", "gc.get_referrers",
-            "gc.get_referents", "gc.freeze", "os.fork", "os.forkpty", "os.posix_spawn", "os.exec",
-            "os.spawn", "os.system", "os.kill", "os.killpg", "os.chdir", "os.chmod", "os.chown",
-            "os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.symlink", "os.link",
-            "os.truncate", "os.utime", "os.putenv", "os.unsetenv", "subprocess.Popen",
-            "_thread.start_new_thread", "signal.pthread_kill", "resource.setrlimit",
-            "marshal.loads", "pickle.find_class", "code.__new__", "function.__new__",
-            "object.__delattr__", "sys.monitoring.register_callback", "cpython.run_command")
+_BLOCKED = frozenset({
+    "sys._getframe", "sys._current_frames", "sys._current_exceptions", "sys.settrace",
+    "sys.setprofile", "sys.addaudithook", "sys._getframemodulename", "gc.get_objects",
+    "gc.get_referrers", "gc.get_referents", "gc.freeze", "os.fork", "os.forkpty",
+    "os.posix_spawn", "os.exec", "os.spawn", "os.system", "os.kill", "os.killpg", "os.chdir",
+    "os.chmod", "os.chown", "os.remove", "os.rename", "os.rmdir", "os.mkdir", "os.symlink",
+    "os.link", "os.truncate", "os.utime", "os.putenv", "os.unsetenv", "subprocess.Popen",
+    "_thread.start_new_thread", "signal.pthread_kill", "resource.setrlimit", "marshal.loads",
+    "pickle.find_class", "code.__new__", "function.__new__", "object.__delattr__",
+    "sys.monitoring.register_callback", "cpython.run_command"})
 _BLOCKED_PREFIXES = ("ctypes.", "socket.", "shutil.", "mmap.", "winreg.", "_posixsubprocess")
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 
@@ -184,98 +304,180 @@ class SandboxViolation(BaseException):
     in the bootcamp does not swallow it; every attempt is also recorded and reported)."""
 
 
-class _Guard:
-    """Installed before the candidate is imported (it cannot be removed: audit hooks are
-    permanent). While armed it refuses what a bootcamp never needs and an attacker does: frame
+def _hook(event: str, args: tuple[Any, ...]) -> None:
+    """The guard (installed before the candidate is imported; audit hooks cannot be listed or
+    removed). While armed it refuses what a bootcamp never needs and an attacker does: frame
     and code-object access, the garbage collector's object lists, processes, signals, files
-    other than reading the standard library and the job's own modules, sockets, ctypes, and
-    imports beyond the allowlist. Every refusal is recorded; the server reports them, and the
-    host turns them into a finding. The kit's own bookkeeping runs in ``trusted()`` blocks that
-    call no bootcamp code. In intern mode (auditing third-party libraries, which import what
-    they like) imports and reads are not restricted.
-    """
+    other than reading the standard library and the job's own modules, sockets, ctypes,
+    imports beyond the allowlist, and code compiled or run at run time (but for the import
+    system, dataclasses, namedtuple and the contract's runner of the module's own reference
+    program). Every refusal is recorded; the server reports them, and the host turns them into
+    a finding. In intern mode (auditing third-party libraries, which import and evaluate what
+    they like) imports, reads and run-time code are not restricted."""
+    g = _G
+    if not g.armed or (g.trusted and _kit_caller(g)):
+        return
+    why = ""
+    if event == "object.__getattr__":
+        if len(args) > 1 and args[1] in _FRAME_ATTRS:
+            why = f"reading {args[1]}"
+    elif event == "object.__setattr__":
+        if len(args) > 1 and args[1] in _SET_ATTRS and \
+                g.set_by.get(args[1]) is not _caller_code(2):
+            why = f"setting {args[1]}"
+    elif event in _BLOCKED or event.startswith(_BLOCKED_PREFIXES):
+        why = event
+    elif event == "open":
+        why = _open_problem(args)
+    elif event == "os.listdir" or event == "os.scandir":
+        path = args[0] if args else None
+        if g.strict and not _allowed_path("." if path is None else path):
+            why = f"listing {_safe_str(path)[:80]}"
+    elif event == "import":
+        name = args[0] if args else None
+        if type(name) is not str:
+            why = "importing a module by a name that is not a plain string"
+        elif g.strict and name.split(".")[0] not in g.imports:
+            why = f"importing {name[:80]}"
+    elif (event == "compile" or event == "exec") and g.strict:
+        why = _code_problem(event, args)
+    if why:
+        if len(g.events) < 20:
+            g.events.append(why)
+        raise SandboxViolation(f"not allowed in a bootcamp: {why}")
 
-    def __init__(self, roots: list[str], strict: bool) -> None:
-        self.roots = tuple(os.path.realpath(r) + os.sep for r in roots)
-        self.strict = strict
-        state = {"armed": False, "trusted": 0}
-        events: list[str] = []
-        allowed_imports = set(ALLOWED_MODULES)
 
-        def allowed_path(path: Any) -> bool:
-            try:
-                real = os.path.realpath(os.fsdecode(path)) if isinstance(path, str | bytes) else ""
-            except (TypeError, ValueError):
-                return False
-            return bool(real) and (real + os.sep).startswith(self.roots)
+def _kit_caller(g: Any) -> bool:
+    """In a critical section: is the code that raised the event the server's own? Told by the
+    identity of the caller's code object, so that a count of critical sections left set (say,
+    by an interrupt in the wrong place) never lets the bootcamp's own events through."""
+    if g.inside:
+        return True  # the events of the line below
+    g.inside = True
+    try:  # (id() is audited too)
+        return id(_getframe(2).f_code) in g.kit_codes  # 0: here, 1: the hook, 2: the raiser
+    finally:
+        g.inside = False
 
-        def hook(event: str, args: tuple[Any, ...]) -> None:
-            if not state["armed"] or state["trusted"]:
-                return
-            why = ""
-            if event == "object.__getattr__":
-                if len(args) > 1 and args[1] in _FRAME_ATTRS:
-                    why = f"reading {args[1]}"
-            elif event == "object.__setattr__":
-                if len(args) > 1 and args[1] in _SET_ATTRS:
-                    why = f"setting {args[1]}"
-            elif event in _BLOCKED or event.startswith(_BLOCKED_PREFIXES):
-                why = event
-            elif event == "open":
-                path = args[0] if args else None
-                mode = args[1] if len(args) > 1 else None
-                flags = args[2] if len(args) > 2 and type(args[2]) is int else 0
-                writing = (type(mode) is str and any(c in mode for c in "wax+")) or \
-                    bool(flags & _WRITE_FLAGS)
-                if type(path) is int:
-                    why = "opening a file descriptor"
-                elif writing or (self.strict and not allowed_path(path)):
-                    why = f"opening {str(path)[:80]}"
-            elif event in ("os.listdir", "os.scandir") and self.strict:
-                if args and not allowed_path(args[0]):
-                    why = f"listing {str(args[0])[:80]}"
-            elif event == "import" and self.strict:
-                name = str(args[0]) if args else ""
-                if name.split(".")[0] not in allowed_imports:
-                    why = f"importing {name[:80]}"
-            if why:
-                if len(events) < 20:
-                    events.append(why)
-                raise SandboxViolation(f"not allowed in a bootcamp: {why}")
 
-        self._state = state
-        self._events = events
-        self._allowed_imports = allowed_imports
-        sys.addaudithook(hook)
+def _open_problem(args: tuple[Any, ...]) -> str:
+    path = args[0] if args else None
+    mode = args[1] if len(args) > 1 else None
+    flags = args[2] if len(args) > 2 and type(args[2]) is int else 0
+    writing = (type(mode) is str and ("w" in mode or "a" in mode or "x" in mode or "+" in mode)) \
+        or bool(flags & _WRITE_FLAGS)
+    if type(path) is int:
+        return "opening a file descriptor"
+    if writing or (_G.strict and not _allowed_path(path)):
+        return f"opening {_safe_str(path)[:80]}"
+    return ""
 
-    def allow_import(self, *names: str) -> None:
-        for name in names:
-            self._allowed_imports.add(name.split(".")[0])
 
-    def arm(self) -> None:
-        self._state["armed"] = True
+def _allowed_path(path: Any) -> bool:
+    """Is ``path`` (an exact str or bytes: a path-like object could answer differently the next
+    time it is asked) inside the standard library or the job's directory?"""
+    if type(path) is bytes:
+        path = path.decode(_FS_ENCODING, "surrogateescape")
+    if type(path) is not str or not path or "\x00" in path:
+        return False
+    real = _realpath(path)
+    return bool(real) and (real + "/").startswith(_G.roots)
 
-    def events(self) -> list[str]:
-        return list(self._events)
 
-    @property
-    def blocked(self) -> bool:
-        return bool(self._events)
-
-    @contextlib.contextmanager
-    def trusted(self) -> Any:
-        self._state["trusted"] += 1
+def _realpath(path: str) -> str:
+    """``os.path.realpath`` from C primitives only (``lstat``, ``readlink``): the guard calls no
+    code a bootcamp could patch. "" when it cannot tell (a symlink loop, an unreadable link)."""
+    if not path.startswith("/"):
         try:
-            yield
-        finally:
-            self._state["trusted"] -= 1
+            path = _os_getcwd() + "/" + path
+        except OSError:
+            return ""
+    todo = path.split("/")
+    todo.reverse()
+    done: list[str] = []
+    links = 0
+    while todo:
+        part = todo.pop()
+        if part == "" or part == ".":
+            continue
+        if part == "..":
+            if done:
+                done.pop()
+            continue
+        here = "/" + "/".join(done) + ("/" if done else "") + part
+        try:
+            mode = _os_lstat(here).st_mode
+        except (OSError, ValueError):
+            done.append(part)  # missing: the rest stays as written (as os.path.realpath does)
+            continue
+        if not _S_ISLNK(mode):
+            done.append(part)
+            continue
+        links += 1
+        if links > 40:
+            return ""
+        try:
+            target = _os_readlink(here)
+        except (OSError, ValueError):
+            return ""
+        if target.startswith("/"):
+            done = []
+        parts = target.split("/")
+        parts.reverse()
+        todo += parts
+    return "/" + "/".join(done)
 
 
-_GUARD: _Guard | None = None
+def _caller_code(depth: int) -> Any:
+    """The code object of the frame ``depth`` levels up (0: here, 1: its caller in the guard),
+    read in a critical section."""
+    _enter()
+    try:
+        return _getframe(depth).f_code
+    finally:
+        _leave()
 
 
-def _trusted() -> Any:
-    return _GUARD.trusted() if _GUARD is not None else contextlib.nullcontext()
+def _code_problem(event: str, args: tuple[Any, ...]) -> str:
+    """Code compiled or run at run time: only the import system, dataclasses, namedtuple (and
+    typing's compile of a string annotation, which runs nothing) may, and the contract's own
+    functions, which may compile only the reference program the module embeds. The caller is
+    told apart by the identity of its code object (a bootcamp cannot set ``__code__``)."""
+    g = _G
+    code = _caller_code(3)  # 0: _caller_code, 1: here, 2: the hook, 3: what called compile()
+    for allowed in (g.exec_callers if event == "exec" else g.compile_callers):
+        if code is allowed:
+            return ""
+    for allowed in g.contract_codes:
+        if code is allowed:
+            if event == "exec":
+                return ""
+            source = args[0] if args else None
+            if type(source) is bytes:
+                source = source.decode("utf-8", "surrogateescape")
+            # (the runner numbers the program's lines from an offset: leading newlines)
+            if type(source) is str and source.lstrip("\n") in g.programs:
+                return ""
+            return "compiling a program other than the module's embedded reference program"
+    verb = "compiling" if event == "compile" else "running"
+    return f"{verb} code at run time (in {code.co_name})"
+
+
+def _enter() -> None:
+    """A critical section of the server: the guard lets the server's own audited reads (frames,
+    code objects) through, and the garbage collector is off, so that no finalizer of the
+    bootcamp can run inside it. Nothing of the bootcamp is called in one."""
+    g = _G
+    if not g.trusted:
+        _gc_disable()
+    g.trusted += 1
+
+
+def _leave() -> None:
+    g = _G
+    g.trusted -= 1
+    if not g.trusted:
+        _gc_enable()
 
 
 # ------------------------------------------------------------------------------------------
@@ -283,65 +485,204 @@ def _trusted() -> Any:
 # ------------------------------------------------------------------------------------------
 
 
-class CallTimeout(BaseException):
-    """Raised by the interval timer inside a bootcamp call that ran past its limit."""
+def _failure(err: dict[str, Any]) -> Exception:
+    return Exception(_FAIL, err)
 
 
-class _CallFailed(Exception):
-    def __init__(self, err: dict[str, Any]) -> None:
-        super().__init__(err.get("message", ""))
-        self.err = err
+def _failed(exc: BaseException) -> Any:
+    """The error dict of one of the kit's own failures, or None."""
+    if type(exc) is Exception:
+        args = exc.args
+        if len(args) == 2 and args[0] is _FAIL:
+            return args[1]
+    return None
 
 
-def _on_alarm(signum: int, frame: Any) -> None:
-    raise CallTimeout()
-
-
-def _trace(exc: BaseException) -> str:
-    """The traceback without the kit's own frames. Frames are read in trusted mode, which runs
-    no bootcamp code; the exception's text (its ``__str__`` may be the bootcamp's) is not."""
-    with _trusted():
-        tb = exc.__traceback__
-        while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
-            tb = tb.tb_next
-        lines = traceback.format_list(traceback.extract_tb(tb)) if tb is not None else []
-    text = "Traceback (most recent call last):\n" + "".join(lines) + _message(exc) + "\n"
-    return text[-TRACE_CAP:]
-
-
-def _message(exc: BaseException) -> str:
-    try:
-        text = str(exc)
-    except BaseException:  # a hostile __str__
-        text = "<unprintable>"
-    return f"{type(exc).__name__}: {text}"[:500]
+def _usage(message: str) -> Exception:
+    return _failure({"kind": "usage", "type": "UsageError", "message": message[:500],
+                     "traceback": ""})
 
 
 def _bounded(fn: Any, args: tuple[Any, ...], limit: float) -> Any:
-    signal.setitimer(signal.ITIMER_REAL, max(0.001, limit))
+    """``fn(*args)``: its value, or a failure describing how it raised, ran out of memory or ran
+    past ``limit`` seconds (the SIGALRM handler raises KeyboardInterrupt in it)."""
+    _setitimer(_ITIMER_REAL, max(0.001, limit))
     try:
         return fn(*args)
-    except CallTimeout as exc:
-        raise _CallFailed({"kind": "timeout", "type": "CallTimeout",
-                           "message": f"did not return within {limit:g}s",
-                           "traceback": _trace(exc)}) from None
-    except MemoryError as exc:
-        raise _CallFailed({"kind": "oom", "type": "MemoryError",
-                           "message": "ran out of memory (MemoryError)",
-                           "traceback": _trace(exc)}) from None
-    except RecursionError as exc:
-        raise _CallFailed({"kind": "error", "type": "RecursionError", "message": _message(exc),
-                           "traceback": _trace(exc)[-1500:]}) from None
     except BaseException as exc:
-        raise _CallFailed({"kind": "error", "type": type(exc).__name__,
-                           "message": _message(exc), "traceback": _trace(exc)}) from None
+        _setitimer(_ITIMER_REAL, 0)  # first: no interrupt while the kit describes it
+        raise _failure(_described(exc, limit)) from None
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        _setitimer(_ITIMER_REAL, 0)
 
 
-def _usage(message: str) -> _CallFailed:
-    return _CallFailed({"kind": "usage", "type": "UsageError", "message": message[:500],
-                        "traceback": ""})
+def _described(exc: BaseException, limit: float) -> dict[str, Any]:
+    if isinstance(exc, KeyboardInterrupt):
+        last = f"CallTimeout: did not return within {limit:g}s"
+        return {"kind": "timeout", "type": "CallTimeout",
+                "message": f"did not return within {limit:g}s", "traceback": _trace(exc, last)}
+    if isinstance(exc, MemoryError):
+        return {"kind": "oom", "type": "MemoryError", "message": "ran out of memory (MemoryError)",
+                "traceback": _trace(exc)}
+    if isinstance(exc, RecursionError):
+        return {"kind": "error", "type": "RecursionError", "message": _message(exc),
+                "traceback": _trace(exc)[-1500:]}
+    return {"kind": "error", "type": _name_of(exc), "message": _message(exc),
+            "traceback": _trace(exc)}
+
+
+def _message(exc: BaseException) -> str:
+    return f"{_name_of(exc)}: {_safe_str(exc)}"[:500]
+
+
+def _trace(exc: BaseException, last: str = "") -> str:
+    """The traceback without the kit's own frames. The frames are read in a critical section
+    (it calls nothing of the bootcamp); the source lines come from the files themselves, never
+    from ``linecache`` or a module's ``__loader__``."""
+    tb = _exc_traceback(exc)
+    entries: list[tuple[Any, Any, Any]] = []
+    _enter()
+    try:
+        while type(tb) is _TracebackType:
+            code = tb.tb_frame.f_code
+            entries.append((code.co_filename, tb.tb_lineno, code.co_name))
+            tb = tb.tb_next
+    finally:
+        _leave()
+    start = 0
+    while start < len(entries) and entries[start][0] == _KIT_FILE:
+        start += 1
+    lines = []
+    for filename, lineno, name in entries[start:][-80:]:
+        lines.append(f'  File "{filename}", line {lineno}, in {name}\n')
+        source = _source_line(filename, lineno)
+        if source:
+            lines.append(f"    {source}\n")
+    text = "Traceback (most recent call last):\n" + "".join(lines) + (last or _message(exc)) + "\n"
+    return text[-TRACE_CAP:]
+
+
+def _source_line(filename: Any, lineno: Any) -> str:
+    lines = _S.sources.get(filename) if type(filename) is str else ()
+    if lines is None:
+        lines = _S.sources[filename] = _read_source(filename)
+    if type(lineno) is int and 0 < lineno <= len(lines):
+        return lines[lineno - 1].strip()
+    return ""
+
+
+def _read_source(filename: str) -> tuple[str, ...]:
+    if filename.startswith("<") or not _allowed_path(filename):
+        return ()
+    try:
+        with open(filename, encoding="utf-8", errors="replace") as fh:
+            return tuple(fh.read(4_000_000).splitlines())
+    except (OSError, ValueError):
+        return ()
+
+
+# ------------------------------------------------------------------------------------------
+# Snapshots of the contract and the class
+# ------------------------------------------------------------------------------------------
+
+
+def _functions(owner: Any) -> list[tuple[str, Any]]:
+    """(label, function) for the plain functions defined in a class dict (class and static
+    methods unwrapped)."""
+    found = []
+    owner_name = _name_of_class(owner)
+    for name, value in tuple(_type_dict(owner).items()):
+        fn = value.__func__ if type(value) is classmethod or type(value) is staticmethod \
+            else value
+        if type(fn) is _FunctionType:
+            found.append((f"{owner_name}.{name if type(name) is str else '?'}", fn))
+    return found
+
+
+def _snapshot(dicts: list[tuple[str, Any]], views: list[tuple[str, Any, tuple[str, ...]]],
+              fns: list[tuple[str, Any]], classes: list[Any]) -> Any:
+    """Identity of what the scoring path relies on, now: mappings (every key and value, in
+    order: a replaced, added, removed or re-added attribute changes them), views (a few keys of
+    a big mapping: the builtins and module attributes the contract reads), functions (code,
+    defaults, keyword defaults, closure) and classes (MRO and metaclass)."""
+    return _Namespace(
+        dicts=[(label, d, tuple(d), tuple(d.values())) for label, d in dicts],
+        views=[(label, d, keys, tuple(map(d.get, keys))) for label, d, keys in views],
+        labels=[label for label, _ in fns], fns=[fn for _, fn in fns],
+        codes=_read_codes([fn for _, fn in fns]),
+        classes=[(c, _type_mro(c), type(c)) for c in classes],
+        calls=0)
+
+
+def _read_codes(fns: list[Any]) -> list[Any]:
+    out: list[Any] = []
+    _enter()
+    try:
+        for fn in fns:
+            out += (fn.__code__, fn.__defaults__, fn.__kwdefaults__, fn.__closure__)
+    finally:
+        _leave()
+    return out
+
+
+def _intact(snap: Any) -> bool:
+    """The per-call check: mappings, views and classes by identity (no audited reads); the
+    functions' code, defaults and closures every :data:`CODE_CHECK_EVERY` calls (while the guard
+    is armed, setting them is refused and recorded anyway: that comparison is the second line)."""
+    for _, d, keys, values in snap.dicts:
+        if len(d) != len(keys) or not all(map(_is, d.values(), values)) \
+                or not all(map(_is, d, keys)):
+            return False
+    for _, d, keys, values in snap.views:
+        if not all(map(_is, map(d.get, keys), values)):
+            return False
+    for c, mro, meta in snap.classes:
+        if _type_mro(c) is not mro or type(c) is not meta:
+            return False
+    snap.calls += 1
+    if snap.calls % CODE_CHECK_EVERY:
+        return True
+    return all(map(_is, _read_codes(snap.fns), snap.codes))
+
+
+def _changes(snap: Any) -> list[str]:
+    """What changed since the snapshot, named."""
+    found: list[str] = []
+    for label, d, keys, values in snap.dicts:
+        live = tuple(d)
+        if len(live) != len(keys) or not all(map(_is, live, keys)):
+            try:
+                added = sorted(str(k) for k in set(live) - set(keys))[:5]
+                removed = sorted(str(k) for k in set(keys) - set(live))[:5]
+                found.append(f"{label}: attributes added {added} / removed {removed}")
+            except BaseException:  # keys with a hostile __hash__ or __eq__
+                found.append(f"{label}: attributes added or removed")
+            continue
+        for key, old, new in zip(keys, values, tuple(d.values()), strict=False):
+            if old is not new:
+                found.append(f"{label}.{key if type(key) is str else '?'} was replaced")
+                break
+    for label, d, keys, values in snap.views:
+        replaced = [key for key, old in zip(keys, values, strict=True) if d.get(key) is not old]
+        if replaced:
+            found.append(f"{label}: {', '.join(replaced[:5])} replaced")
+    codes = _read_codes(snap.fns)
+    for i, label in enumerate(snap.labels):
+        if not all(map(_is, codes[4 * i : 4 * i + 4], snap.codes[4 * i : 4 * i + 4])):
+            found.append(f"{label} had its code, defaults or closure replaced")
+    for c, mro, meta in snap.classes:
+        if _type_mro(c) is not mro or type(c) is not meta:
+            found.append(f"{_name_of_class(c)} had its bases or metaclass replaced")
+    return found or ["an attribute was removed and added again"]
+
+
+def _tampered() -> list[str]:
+    s = _S
+    out: list[str] = []
+    for snap in (s.contract_snap, s.class_snap):
+        if snap is not None and not _intact(snap):
+            out += _changes(snap)
+    return out + [f"blocked: {e}" for e in _G.events]
 
 
 # ------------------------------------------------------------------------------------------
@@ -349,371 +690,141 @@ def _usage(message: str) -> _CallFailed:
 # ------------------------------------------------------------------------------------------
 
 
-def _shift_clock() -> None:
-    for name in ("time", "monotonic", "perf_counter", "process_time"):
-        real = getattr(time, name)
-        setattr(time, name, lambda real=real: real() + CLOCK_SHIFT_S)
-    for name in ("time_ns", "monotonic_ns", "perf_counter_ns"):
-        real = getattr(time, name)
-        setattr(time, name, lambda real=real: real() + int(CLOCK_SHIFT_S * 1e9))
+def _main() -> None:
+    """Load the module, send the handshake, answer requests until stdin closes; then exit
+    (the process: this module's own dict is empty by then)."""
+    try:
+        info = _load()
+    except BaseException as exc:
+        err = _failed(exc)
+        if err is None:
+            err = {"kind": "error", "type": _name_of(exc), "message": _message(exc),
+                   "traceback": _trace(exc)}
+        _send({"id": 0, "err": err})
+        _flush()
+        raise SystemExit(0) from None
+    _send({"id": 0, "ok": info})
+    _serve_loop()
 
 
-def _seed_globals(seed: int) -> None:
-    """InternBootcamp classes draw from the global generators: seed them (intern mode only)."""
-    random.seed(seed)
-    numpy = sys.modules.get("numpy")
-    if numpy is not None:
-        with contextlib.suppress(Exception):
-            numpy.random.seed(seed % 2**32)
-
-
-def _functions(owner: Any) -> list[tuple[str, Any]]:
-    """The plain functions defined in a class dict (unwrapping class/static methods)."""
-    found = []
-    for name, value in list(vars(owner).items()):
-        fn = getattr(value, "__func__", value) if type(value) in (classmethod, staticmethod) \
-            else value
-        if type(fn) is type(_functions):
-            found.append((f"{owner.__name__}.{name}", fn))
-    return found
-
-
-class _Snapshot:
-    """Identity of the objects the scoring path relies on, taken when the snapshot is made.
-
-    Dicts are compared by the identity of every value in insertion order (a replaced, added,
-    removed or re-added attribute changes it); functions by their code, defaults, keyword
-    defaults and closure; classes by their MRO and metaclass. :meth:`intact` is the per-call
-    fast path, :meth:`changes` names what changed. Both run in trusted mode (reading a
-    function's ``__code__`` is refused to bootcamp code by the guard)."""
-
-    def __init__(self, dicts: list[tuple[str, Any]], codes: list[tuple[str, Any]],
-                 classes: list[Any] | None = None) -> None:
-        with _trusted():
-            self.dicts = [(label, d, dict(d)) for label, d in dicts]
-            self.values = [(d, len(d), tuple(d.values())) for _, d, _ in self.dicts]
-            self.codes = [(label, fn, fn.__code__, fn.__defaults__, fn.__kwdefaults__,
-                           fn.__closure__) for label, fn in codes]
-            self.classes = [(c, c.__mro__, type(c)) for c in classes or []]
-            self.calls = 0
-
-    def intact(self) -> bool:
-        """Every call: dict values and class MROs by identity (no audited reads). The functions'
-        code, defaults and closures every :data:`CODE_CHECK_EVERY` calls: reading ``__code__``
-        is an audited event, and while the guard is armed setting it is refused (and recorded)
-        anyway, so the periodic comparison is the second line, not the first."""
-        for live, size, values in self.values:
-            if len(live) != size or not all(map(_is, live.values(), values)):
-                return False
-        for c, mro, meta in self.classes:
-            if c.__mro__ is not mro or type(c) is not meta:
-                return False
-        self.calls += 1
-        if self.calls % CODE_CHECK_EVERY and _GUARD is not None:
-            return True
-        return self.codes_intact()
-
-    def codes_intact(self) -> bool:
-        with _trusted():
-            return all(fn.__code__ is code and fn.__defaults__ is defaults
-                       and fn.__kwdefaults__ is kwdefaults and fn.__closure__ is closure
-                       for _, fn, code, defaults, kwdefaults, closure in self.codes)
-
-    def changes(self) -> list[str]:
-        if self.intact() and self.codes_intact():
-            return []
-        found: list[str] = []
-        with _trusted():
-            for label, live, seen in self.dicts:
-                if len(live) != len(seen) or list(live) != list(seen):
-                    added = sorted(set(live) - set(seen))[:5]
-                    removed = sorted(set(seen) - set(live))[:5]
-                    found.append(f"{label}: attributes added {added} / removed {removed}")
-                    continue
-                for key, value in seen.items():
-                    if live.get(key, _MISSING) is not value:
-                        found.append(f"{label}.{key} was replaced")
-                        break
-            for label, fn, code, defaults, kwdefaults, closure in self.codes:
-                if (fn.__code__ is not code or fn.__defaults__ is not defaults
-                        or fn.__kwdefaults__ is not kwdefaults or fn.__closure__ is not closure):
-                    found.append(f"{label} had its code, defaults or closure replaced")
-            for c, mro, meta in self.classes:
-                if c.__mro__ is not mro or type(c) is not meta:
-                    found.append(f"{c.__name__} had its bases or metaclass replaced")
-        return found or ["an attribute was removed and added again"]
-
-
-_MISSING = object()
-#: How often (in scoring calls) the functions' code objects are compared too.
-CODE_CHECK_EVERY = 64
-
-
-class Server:
-    """Answers questions about one bootcamp class (see the module docstring)."""
-
-    def __init__(self, module: str, class_name: str, mode: str) -> None:
-        self.module_name = module
-        self.class_name = class_name
-        self.mode = mode
-        self.cls: Any = None
-        self.base: Any = None
-        self.base_verify: Any = None
-        self.verify_fn: Any = None
-        self.shim: Any = None
-        self.snapshot: _Snapshot | None = None
-        self.class_snapshot: _Snapshot | None = None
-        self.instances: dict[int, Any] = {}
-        self.next_handle = 1
-        self.checker: Any = None
-        self.handlers: dict[str, Any] = {}
-        self.levels_at_load: Any = None
-
-    # -- loading ----------------------------------------------------------------------------
-    def load(self) -> dict[str, Any]:
-        if self.mode == "checker":
-            return self.load_checker()
-        contract_dicts: list[tuple[str, Any]] = []
-        codes: list[tuple[str, Any]] = []
-        if self.mode == "intern":
-            import intern_shim
-
-            self.shim = intern_shim
-            self.base = intern_shim.Basebootcamp
-        else:
-            from synth import bootcamp as contract
-
-            self.base = contract.BaseBootcamp
-            self.base_verify = self.base.__dict__["verify_score"]
-            self.verify_fn = self.base_verify.__func__
-            contract_dicts = [("BaseBootcamp", self.base.__dict__),
-                              ("synth.bootcamp", vars(contract))]
-            codes = [("BaseBootcamp.verify_score", self.base_verify.__func__)]
-            extract = self.base.__dict__["extract_output"]
-            codes.append(("BaseBootcamp.extract_output", extract.__func__))
-        snap_before = _Snapshot(contract_dicts, codes, [self.base] if self.mode != "intern" else [])
-        module = _bounded(importlib.import_module, (self.module_name,), 30.0)
-        self.cls = find_bootcamp_class(module, self.base, self.class_name)
-        info: dict[str, Any] = {"class": self.cls.__name__, "protocol": PROTOCOL,
-                                "mode": self.mode, "module": self.module_name}
-        if self.mode != "intern":
-            changed = snap_before.changes()
-            overrides = [k.__name__ for k in self.cls.__mro__
-                         if k is not self.base and "verify_score" in vars(k)]
-            if overrides:
-                changed.append(f"{', '.join(overrides)} defines verify_score")
-            if type(self.cls) is not type:
-                changed.append(f"{self.cls.__name__} has the metaclass {type(self.cls).__name__}")
-            if _GUARD is not None and _GUARD.events():
-                changed += [f"blocked at import: {e}" for e in _GUARD.events()]
-            info["tampered"] = changed
-            own = [k for k in self.cls.__mro__ if k is not self.base and k is not object]
-            class_dicts: list[tuple[str, Any]] = [(k.__name__, k.__dict__) for k in own]
-            # the contract is compared with its state BEFORE the import (an import-time change
-            # is reported at every call, not only in the handshake); the class with its own
-            self.snapshot = snap_before
-            self.class_snapshot = _Snapshot(class_dicts, [f for k in own for f in _functions(k)],
-                                            [self.cls, *own])
-        info["defines"] = sorted({name for k in self.cls.__mro__
-                                  if k is not self.base and k is not object
-                                  for name in vars(k)} & _CONTRACT_NAMES)
-        levels = getattr(self.cls, "LEVELS", None) if self.mode != "intern" else None
-        info["levels"] = _plain(levels)
-        # a private deep copy of plain presets (JSON round trip), used by ``sample``
-        self.levels_at_load = _loads(_dumps(info["levels"])) if type(info["levels"]) is dict \
-            and "__not_plain__" not in info["levels"] else None
-        info["yes_no"] = getattr(self.cls, "YES_NO_TASK", False) is True
-        return info
-
-    def load_checker(self) -> dict[str, Any]:
-        """An independent checker: a plain module with ``check`` (and ``solve``, ``probes``)."""
-        module = _bounded(importlib.import_module, (self.module_name,), 30.0)
-        self.checker = module
-        functions = [name for name in ("check", "solve", "probes")
-                     if callable(getattr(module, name, None))]
-        if "check" not in functions:
-            raise LookupError("the checker module defines no check(identity, answer) function")
-        return {"class": "", "checker": True, "functions": functions, "protocol": PROTOCOL,
-                "mode": self.mode, "module": self.module_name}
-
-    def _checker_fn(self, name: str) -> Any:
-        fn = getattr(self.checker, name, None) if self.checker is not None else None
-        if not callable(fn):
-            raise _usage(f"the checker defines no {name}()")
-        return fn
-
-    # -- checker methods --------------------------------------------------------------------
-    def m_check(self, p: dict[str, Any]) -> Any:
-        answer = p.get("answer")
-        if type(answer) is not str:
-            raise _usage("answer must be a string")
-        value = _bounded(self._checker_fn("check"), (_case(p), answer), float(p.get("limit", 2.0)))
-        return value if type(value) is bool else {"__type__": type(value).__name__,
-                                                   "repr": _safe_repr(value)}
-
-    def m_solve(self, p: dict[str, Any]) -> Any:
-        return _plain_text(_bounded(self._checker_fn("solve"), (_case(p),),
-                                    float(p.get("limit", 2.0))))
-
-    def m_probes(self, p: dict[str, Any]) -> Any:
-        value = _bounded(self._checker_fn("probes"), (_case(p),), float(p.get("limit", 2.0)))
-        if type(value) in (list, tuple) and all(type(x) is str for x in value):
-            return list(value)[:200]
-        return {"__type__": type(value).__name__, "repr": _safe_repr(value)}
-
-    # -- helpers ----------------------------------------------------------------------------
-    def _instance(self, handle: Any) -> Any:
-        inst = self.instances.get(handle) if type(handle) is int else None
-        if inst is None:
-            raise _usage(f"no instance with handle {handle!r}")
-        return inst
-
-    def _method(self, name: str) -> Any:
-        fn = getattr(self.cls, name, None)
-        if fn is None:
-            raise _usage(f"{self.cls.__name__} has no {name}")
-        return fn
-
-    # -- methods ----------------------------------------------------------------------------
-    def m_construct(self, p: dict[str, Any]) -> int:
-        params, seed, limit = p.get("params") or {}, p.get("seed"), float(p.get("limit", 10.0))
-        if type(params) is not dict:
-            raise _usage("params must be an object")
-        if self.mode == "intern":
-            if type(seed) is int:
-                _seed_globals(seed)
-            inst = _bounded(lambda: self.cls(**params), (), limit)
-        else:
-            inst = _bounded(lambda: self.cls(seed=seed, **params), (), limit)
-        handle = self.next_handle
-        self.next_handle += 1
-        self.instances[handle] = inst
-        return handle
-
-    def m_drop(self, p: dict[str, Any]) -> bool:
-        return self.instances.pop(p.get("handle", 0), None) is not None
-
-    def m_generate(self, p: dict[str, Any]) -> dict[str, Any]:
-        inst = self._instance(p.get("handle"))
-        if self.mode == "intern" and type(p.get("reseed")) is int:
-            _seed_globals(p["reseed"])
-        case = _bounded(inst.case_generator, (), float(p.get("limit", 2.0)))
-        return _encode_value(case)
-
-    def m_prompt(self, p: dict[str, Any]) -> Any:
-        return _plain_text(_bounded(self._method("prompt_func"), (_case(p),),
-                                    float(p.get("limit", 2.0))))
-
-    def m_answer(self, p: dict[str, Any]) -> Any:
-        return _plain_text(_bounded(self._method("reference_answer"), (_case(p),),
-                                    float(p.get("limit", 2.0))))
-
-    def m_stdin(self, p: dict[str, Any]) -> Any:
-        return _plain_text(_bounded(self._method("render_stdin"), (_case(p),),
-                                    float(p.get("limit", 2.0))))
-
-    def m_wrap(self, p: dict[str, Any]) -> Any:
-        answer = p.get("answer")
-        if type(answer) is not str:
-            raise _usage("answer must be a string")
-        return _plain_text(_bounded(self._method("wrap_answer"), (answer,),
-                                    float(p.get("limit", 2.0))))
-
-    def m_score(self, p: dict[str, Any]) -> dict[str, Any]:
-        response, fmt = p.get("response"), p.get("format_score", 0.0)
-        if type(response) is not str:
-            raise _usage("response must be a string")
-        identity = _case(p)
-        limit = float(p.get("limit", 5.0))
-        out: dict[str, Any] = {}
-        if self.mode == "intern":
-            self.shim.clear_swallowed()
-            value = _bounded(self.cls.verify_score, (response, identity, fmt), limit)
-            if self.shim.SWALLOWED:
-                where, summary, trace = self.shim.SWALLOWED[0]
-                out["swallowed"] = {"where": where, "message": summary, "traceback": trace}
-        else:
-            snapshot, own = self.snapshot, self.class_snapshot
-            assert snapshot is not None and own is not None
-            if not (snapshot.intact() and own.intact()) or (_GUARD is not None and _GUARD.blocked):
-                out["tampered"] = (snapshot.changes() + own.changes()
-                                   + [f"blocked: {e}" for e in (_GUARD.events() if _GUARD else [])])
-            value = _bounded(self.verify_fn, (self.cls, response, identity, fmt), limit)
-        out["score"] = _score_value(value)
-        if p.get("check_identity") and canonical(identity) != p.get("case_text"):
-            out["identity_changed"] = True
-        return out
-
-    def m_batch(self, p: dict[str, Any]) -> list[dict[str, Any]]:
-        """Several questions in one request: ``{"calls": [[method, params], ...]}`` -> one
-        ``{"ok": value}`` or ``{"err": {...}}`` per call, in order. Each call keeps its own
-        ``limit``; the host bounds the whole batch."""
-        calls = p.get("calls")
-        if type(calls) is not list:
-            raise _usage("calls must be a list")
-        out: list[dict[str, Any]] = []
-        for item in calls:
-            try:
-                method, params = item
-                handler = self.handlers.get(method)
-                if handler is None or method == "batch" or type(params) is not dict:
-                    raise _usage(f"unknown method {method!r}")
-                out.append({"ok": handler(params)})
-            except _CallFailed as exc:
-                out.append({"err": exc.err})
-                if exc.err.get("kind") in ("timeout", "oom"):
-                    break  # the rest would only repeat it; the host sees the short list
-            except (ValueError, TypeError, KeyError, IndexError) as exc:
-                out.append({"err": {"kind": "usage", "type": type(exc).__name__,
-                                    "message": _message(exc), "traceback": ""}})
-        return out
-
-    def m_sample(self, p: dict[str, Any]) -> list[dict[str, Any]]:
-        """Batch: for each (level, seed) spec, construct, generate one case, render its prompt
-        (and optionally the reference answer). Used by export, the filter and review."""
-        specs = p.get("specs")
-        if type(specs) is not list:
-            raise _usage("specs must be a list")
-        # the presets as the handshake reported them (a copy taken at load): a bootcamp that
-        # mutates its LEVELS later cannot change what export, the filter and review construct
-        presets = self.levels_at_load if type(self.levels_at_load) is dict else {}
-        limit = float(p.get("limit", 5.0))
-        rows: list[dict[str, Any]] = []
-        for index, spec in enumerate(specs):
-            try:
-                rows.append(self._sample_one(spec, presets, limit, bool(p.get("answers"))))
-            except _CallFailed as exc:
-                exc.err["index"] = index  # which spec failed: the host names the row
-                raise
-        return rows
-
-    def _sample_one(self, spec: Any, presets: dict[str, Any], limit: float,
-                    answers: bool) -> dict[str, Any]:
-        level, seed = spec[0], spec[1]
-        if level == "default":
-            params: dict[str, Any] = {}
-        elif level in presets and type(presets[level]) is dict:
-            params = dict(presets[level])
-        else:
-            raise _usage(f"{self.cls.__name__} has no level {level!r}")
-        handle = self.m_construct({"params": params, "seed": seed, "limit": limit})
+def _serve_loop() -> None:
+    s = _S
+    handlers = s.handlers
+    while True:
+        line = _read_line()
+        if line is None:
+            _flush()
+            raise SystemExit(0)
+        rid: Any = None
         try:
-            encoded = self.m_generate({"handle": handle, "limit": limit, "reseed": seed})
-        finally:
-            self.instances.pop(handle, None)
-        row: dict[str, Any] = {"case": encoded}
-        if "problem" not in encoded:
-            case_text = encoded["text"]
-            row["prompt"] = self.m_prompt({"case_text": case_text, "limit": limit})
-            if answers:
-                row["answer"] = self.m_answer({"case_text": case_text, "limit": limit})
-        return row
+            request = loads(line)
+            if type(request) is not list or len(request) != 3:
+                raise _usage("a request is [id, method, params]")
+            rid, method, params = request
+            handler = handlers.get(method) if type(method) is str else None
+            if handler is None or type(params) is not dict:
+                raise _usage(f"unknown method {method!r:.80}")
+            value = handler(params)
+            if method == "score" and type(rid) is int and len(value) == 1 \
+                    and type(value["score"]) is float:  # the warm pool's hot path
+                _put(b'%s"id":%d,"ok":{"score":%r}}\n' % (s.prefix, rid, value["score"]))
+            else:
+                _send({"id": rid, "ok": value})
+        except BaseException as exc:
+            _send({"id": rid, "err": _error_of(exc)})
 
 
-_CONTRACT_NAMES = frozenset({
-    "case_generator", "prompt_func", "reference_answer", "extract_output", "wrap_answer",
-    "_verify_correction", "verify_score", "render_stdin", "LEVELS", "__init__",
-})
+def _error_of(exc: BaseException) -> Any:
+    err = _failed(exc)
+    if err is not None:
+        return err
+    if isinstance(exc, MemoryError):
+        kind = "oom"
+    elif isinstance(exc, ValueError | TypeError | LookupError | StopIteration):
+        kind = "usage"
+    else:
+        kind = "error"
+    return {"kind": kind, "type": _name_of(exc), "message": _message(exc),
+            "traceback": _trace(exc)}
+
+
+def _load() -> dict[str, Any]:
+    s = _S
+    if s.mode == "checker":
+        return _load_checker()
+    module = _bounded(_import_module, (s.module_name,), 30.0)
+    base = s.base
+    cls = _bounded(find_bootcamp_class, (module, base, s.class_name), 5.0)
+    s.cls = cls
+    mro = _type_mro(cls)
+    own = [k for k in mro if k is not base and k is not object]
+    info: dict[str, Any] = {"class": _name_of_class(cls), "protocol": PROTOCOL,
+                            "mode": s.mode, "module": s.module_name}
+    if s.mode != "intern":
+        # the contract is compared with its state BEFORE the import (an import-time change is
+        # reported at every call, not only in the handshake); the class with its own
+        changed = [] if _intact(s.contract_snap) else _changes(s.contract_snap)
+        overrides = [_name_of_class(k) for k in mro
+                     if k is not base and "verify_score" in _type_dict(k)]
+        if overrides:
+            changed.append(f"{', '.join(overrides)} defines verify_score")
+        if type(cls) is not type:
+            changed.append(f"{info['class']} has the metaclass {_name_of_class(type(cls))}")
+        changed += [f"blocked at import: {e}" for e in _G.events]
+        info["tampered"] = changed
+        s.class_snap = _snapshot([(_name_of_class(k), _type_dict(k)) for k in own], [],
+                                 [f for k in own for f in _functions(k)], [cls, *own])
+    info["defines"] = [name for name in s.contract_names
+                       if any(name in _type_dict(k) for k in own)]
+    levels = _bounded(getattr, (cls, "LEVELS", None), 5.0) if s.mode != "intern" else None
+    info["levels"] = _plain(levels)
+    # a private deep copy of plain presets (JSON round trip), used by ``sample``
+    s.levels_at_load = loads(canonical(info["levels"])) if type(info["levels"]) is dict \
+        and "__not_plain__" not in info["levels"] else None
+    info["yes_no"] = _bounded(getattr, (cls, "YES_NO_TASK", False), 5.0) is True
+    return info
+
+
+def _load_checker() -> dict[str, Any]:
+    """An independent checker: a plain module with ``check`` (and ``solve``, ``probes``)."""
+    s = _S
+    s.checker = _bounded(_import_module, (s.module_name,), 30.0)
+    functions = [name for name in ("check", "solve", "probes")
+                 if callable(_bounded(getattr, (s.checker, name, None), 5.0))]
+    if "check" not in functions:
+        raise _failure({"kind": "error", "type": "LookupError", "traceback": "",
+                        "message": "the checker module defines no check(identity, answer) function"})
+    return {"class": "", "checker": True, "functions": functions, "protocol": PROTOCOL,
+            "mode": s.mode, "module": s.module_name}
+
+
+def _checker_fn(name: str) -> Any:
+    s = _S
+    fn = _bounded(getattr, (s.checker, name, None), 5.0) if s.checker is not None else None
+    if not callable(fn):
+        raise _usage(f"the checker defines no {name}()")
+    return fn
+
+
+def _instance(handle: Any) -> Any:
+    inst = _S.instances.get(handle) if type(handle) is int else None
+    if inst is None:
+        raise _usage(f"no instance with handle {handle!r:.40}")
+    return inst
+
+
+def _method(name: str, limit: float) -> Any:
+    fn = _bounded(getattr, (_S.cls, name, None), limit)
+    if fn is None:
+        raise _usage(f"{_name_of_class(_S.cls)} has no {name}")
+    return fn
+
+
+def _limit(p: dict[str, Any], default: float) -> float:
+    value = p.get("limit", default)
+    if type(value) is not int and type(value) is not float:
+        raise _usage("limit must be a number")
+    return float(value)
 
 
 def _case(p: dict[str, Any]) -> Any:
@@ -722,32 +833,33 @@ def _case(p: dict[str, Any]) -> Any:
     text = p.get("case_text")
     if type(text) is not str:
         raise _usage("case_text must be a string of JSON")
-    return _loads(text)
+    return loads(text)
 
 
 def _plain(value: Any) -> Any:
     """A JSON-safe copy of plain data, or a description when it is not plain data."""
-    if json_problem(value, "value") is None:
-        return value
-    return {"__not_plain__": json_problem(value, "value")}
+    problem = json_problem(value, "value")
+    return value if problem is None else {"__not_plain__": problem}
 
 
 def _plain_text(value: Any) -> Any:
     if type(value) is str:
         return value
-    return {"__type__": type(value).__name__, "repr": _safe_repr(value)}
+    return {"__type__": _name_of(value), "repr": _safe_repr(value)}
 
 
 def _safe_repr(value: Any) -> str:
     try:
-        return str(_bounded(repr, (value,), 1.0))[:TEXT_CAP]
-    except _CallFailed as exc:
-        return f"<{type(value).__name__} whose repr failed: {exc.err.get('message', '')}>"
+        text = _bounded(repr, (value,), 1.0)
+    except Exception as exc:
+        err = _failed(exc) or {}
+        return f"<{_name_of(value)} whose repr failed: {err.get('message', '')}>"
+    return text[:TEXT_CAP] if type(text) is str else f"<{_name_of(value)}>"
 
 
 def _encode_value(case: Any) -> dict[str, Any]:
     """A generated case as canonical JSON text, or why it is not plain JSON (with a repr)."""
-    problem = (f"case_generator returned a {type(case).__name__}, not a dict"
+    problem = (f"case_generator returned a {_name_of(case)}, not a dict"
                if type(case) is not dict else json_problem(case))
     if problem is not None:
         return {"problem": problem, "repr": _safe_repr(case)}
@@ -756,133 +868,557 @@ def _encode_value(case: Any) -> dict[str, Any]:
 
 def _score_value(value: Any) -> Any:
     """A score as JSON: a float (NaN and infinities as strings), or a description."""
-    if type(value) is bool:
-        return {"__type__": "bool", "repr": repr(value)}
-    if type(value) in (int, float):
+    kind = type(value)
+    if kind is bool:
+        return {"__type__": "bool", "repr": "True" if value else "False"}
+    if kind is float or kind is int:
         number = float(value)
-        return number if math.isfinite(number) else repr(number)
-    return {"__type__": type(value).__name__, "repr": _safe_repr(value)}
+        return number if _isfinite(number) else repr(number)
+    return {"__type__": _name_of(value), "repr": _safe_repr(value)}
 
 
-class _Channel:
-    """Line-oriented requests from fd 0, replies to a private duplicate of fd 1."""
+def _seed_globals(seed: int) -> None:
+    """InternBootcamp classes draw from the global generators: seed them (intern mode only)."""
+    _random_seed(seed)
+    numpy = _sys_modules.get("numpy")
+    if numpy is not None:
+        try:  # noqa: SIM105 -- the server references no module (contextlib)
+            numpy.random.seed(seed % 2**32)
+        except Exception:
+            pass
 
-    def __init__(self) -> None:
-        self.out = os.dup(1)
-        st = os.fstat(self.out)
-        self.identity = (st.st_dev, st.st_ino)
-        self.buf = bytearray()
-        self.pos = 0
-        self.pending: list[bytes] = []
-        self.pending_bytes = 0
 
-    def read_line(self) -> bytes | None:
-        while True:
-            nl = self.buf.find(b"\n", self.pos)
-            if nl >= 0:
-                line = bytes(self.buf[self.pos : nl])
-                self.pos = nl + 1
-                return line
-            del self.buf[: self.pos]
-            self.pos = 0
-            # Nothing complete to answer: flush the replies so far -- unless more requests are
-            # already waiting in the pipe (a chunk that arrived in pieces): then read them first.
-            if self.pending and not select.select([0], [], [], 0)[0]:
-                self.flush()
-            data = os.read(0, 1 << 16)
-            if not data:
-                return None
-            self.buf += data
+# -- the questions -------------------------------------------------------------------------
 
-    def send(self, obj: dict[str, Any]) -> None:
+
+def m_check(p: dict[str, Any]) -> Any:
+    answer = p.get("answer")
+    if type(answer) is not str:
+        raise _usage("answer must be a string")
+    value = _bounded(_checker_fn("check"), (_case(p), answer), _limit(p, 2.0))
+    return value if type(value) is bool else {"__type__": _name_of(value),
+                                               "repr": _safe_repr(value)}
+
+
+def m_solve(p: dict[str, Any]) -> Any:
+    return _plain_text(_bounded(_checker_fn("solve"), (_case(p),), _limit(p, 2.0)))
+
+
+def m_probes(p: dict[str, Any]) -> Any:
+    value = _bounded(_checker_fn("probes"), (_case(p),), _limit(p, 2.0))
+    if (type(value) is list or type(value) is tuple) and all(type(x) is str for x in value):
+        return list(value)[:200]
+    return {"__type__": _name_of(value), "repr": _safe_repr(value)}
+
+
+def m_construct(p: dict[str, Any]) -> int:
+    s = _S
+    params, seed, limit = p.get("params") or {}, p.get("seed"), _limit(p, 10.0)
+    if type(params) is not dict:
+        raise _usage("params must be an object")
+    cls = s.cls
+    if s.mode == "intern":
+        if type(seed) is int:
+            _seed_globals(seed)
+        inst = _bounded(lambda: cls(**params), (), limit)
+    else:
+        inst = _bounded(lambda: cls(seed=seed, **params), (), limit)
+    handle = s.next_handle
+    s.next_handle += 1
+    s.instances[handle] = inst
+    return handle
+
+
+def m_drop(p: dict[str, Any]) -> bool:
+    handle = p.get("handle", 0)
+    return type(handle) is int and _S.instances.pop(handle, None) is not None
+
+
+def m_generate(p: dict[str, Any]) -> dict[str, Any]:
+    inst = _instance(p.get("handle"))
+    limit = _limit(p, 2.0)
+    if _S.mode == "intern" and type(p.get("reseed")) is int:
+        _seed_globals(p["reseed"])
+    generate = _bounded(getattr, (inst, "case_generator"), limit)
+    return _encode_value(_bounded(generate, (), limit))
+
+
+def m_prompt(p: dict[str, Any]) -> Any:
+    limit = _limit(p, 2.0)
+    return _plain_text(_bounded(_method("prompt_func", limit), (_case(p),), limit))
+
+
+def m_answer(p: dict[str, Any]) -> Any:
+    limit = _limit(p, 2.0)
+    return _plain_text(_bounded(_method("reference_answer", limit), (_case(p),), limit))
+
+
+def m_stdin(p: dict[str, Any]) -> Any:
+    limit = _limit(p, 2.0)
+    return _plain_text(_bounded(_method("render_stdin", limit), (_case(p),), limit))
+
+
+def m_wrap(p: dict[str, Any]) -> Any:
+    answer = p.get("answer")
+    if type(answer) is not str:
+        raise _usage("answer must be a string")
+    limit = _limit(p, 2.0)
+    return _plain_text(_bounded(_method("wrap_answer", limit), (answer,), limit))
+
+
+def m_score(p: dict[str, Any]) -> dict[str, Any]:
+    s = _S
+    response, fmt = p.get("response"), p.get("format_score", 0.0)
+    if type(response) is not str:
+        raise _usage("response must be a string")
+    if type(fmt) is not float and type(fmt) is not int:
+        raise _usage("format_score must be a number")
+    identity = _case(p)
+    limit = _limit(p, 5.0)
+    out: dict[str, Any] = {}
+    if s.mode == "intern":
+        s.shim.clear_swallowed()
+        value = _bounded(_bounded(getattr, (s.cls, "verify_score"), limit),
+                         (response, identity, fmt), limit)
+        if s.shim.SWALLOWED:
+            where, summary, trace = s.shim.SWALLOWED[0]
+            out["swallowed"] = {"where": where, "message": summary, "traceback": trace}
+    else:
+        before = _intact(s.contract_snap) and _intact(s.class_snap)
+        value = _bounded(s.verify, (s.cls, response, identity, fmt), limit)
+        if not (before and _intact(s.contract_snap) and _intact(s.class_snap)) or _G.events:
+            out["tampered"] = _tampered() or ["changed during the call, then restored"]
+    out["score"] = _score_value(value)
+    if p.get("check_identity") and canonical(identity) != p.get("case_text"):
+        out["identity_changed"] = True
+    return out
+
+
+def m_batch(p: dict[str, Any]) -> list[dict[str, Any]]:
+    """Several questions in one request: ``{"calls": [[method, params], ...]}`` -> one
+    ``{"ok": value}`` or ``{"err": {...}}`` per call, in order. Each call keeps its own
+    ``limit``; the host bounds the whole batch."""
+    calls = p.get("calls")
+    if type(calls) is not list:
+        raise _usage("calls must be a list")
+    handlers = _S.handlers
+    out: list[dict[str, Any]] = []
+    for item in calls:
         try:
-            line = _dumps(obj, ensure_ascii=False, allow_nan=False)
-        except (TypeError, ValueError) as exc:
-            line = _dumps({"id": obj.get("id"), "err": {
-                "kind": "error", "type": type(exc).__name__,
-                "message": f"reply not JSON-serialisable: {_message(exc)}", "traceback": ""}})
-        self.put(line.encode("utf-8", "surrogatepass") + b"\n")
+            if type(item) is not list or len(item) != 2:
+                raise _usage("a call is [method, params]")
+            method, params = item
+            handler = handlers.get(method) if type(method) is str else None
+            if handler is None or method == "batch" or type(params) is not dict:
+                raise _usage(f"unknown method {method!r:.80}")
+            out.append({"ok": handler(params)})
+        except Exception as exc:
+            err = _failed(exc)
+            if err is None:
+                if not isinstance(exc, ValueError | TypeError | LookupError):
+                    raise
+                err = {"kind": "usage", "type": _name_of(exc), "message": _message(exc),
+                       "traceback": ""}
+            out.append({"err": err})
+            if err.get("kind") in ("timeout", "oom"):
+                break  # the rest would only repeat it; the host sees the short list
+    return out
 
-    def put(self, data: bytes) -> None:
-        self.pending.append(data)
-        self.pending_bytes += len(data)
-        if self.pending_bytes > 1 << 16:
-            self.flush()
 
-    def flush(self) -> None:
-        data = b"".join(self.pending)
-        self.pending.clear()
-        self.pending_bytes = 0
-        st = os.fstat(self.out)
-        if (st.st_dev, st.st_ino) != self.identity:  # the bootcamp swapped the reply pipe
-            os._exit(70)
+def m_sample(p: dict[str, Any]) -> list[dict[str, Any]]:
+    """Batch: for each (level, seed) spec, construct, generate one case, render its prompt
+    (and optionally the reference answer). Used by export, the filter and review."""
+    specs = p.get("specs")
+    if type(specs) is not list:
+        raise _usage("specs must be a list")
+    # the presets as the handshake reported them (a copy taken at load): a bootcamp that
+    # mutates its LEVELS later cannot change what export, the filter and review construct
+    presets = _S.levels_at_load if type(_S.levels_at_load) is dict else {}
+    limit = _limit(p, 5.0)
+    answers = p.get("answers") is True
+    rows: list[dict[str, Any]] = []
+    for index, spec in enumerate(specs):
+        try:
+            rows.append(_sample_one(spec, presets, limit, answers))
+        except Exception as exc:
+            err = _failed(exc)
+            if err is not None:
+                err["index"] = index  # which spec failed: the host names the row
+            raise
+    return rows
+
+
+def _sample_one(spec: Any, presets: dict[str, Any], limit: float,
+                answers: bool) -> dict[str, Any]:
+    if type(spec) is not list or len(spec) < 2:
+        raise _usage("a spec is [level, seed]")
+    level, seed = spec[0], spec[1]
+    if level == "default":
+        params: dict[str, Any] = {}
+    elif type(level) is str and type(presets.get(level)) is dict:
+        params = dict(presets[level])
+    else:
+        raise _usage(f"{_name_of_class(_S.cls)} has no level {level!r:.80}")
+    handle = m_construct({"params": params, "seed": seed, "limit": limit})
+    try:
+        encoded = m_generate({"handle": handle, "limit": limit, "reseed": seed})
+    finally:
+        _S.instances.pop(handle, None)
+    row: dict[str, Any] = {"case": encoded}
+    if "problem" not in encoded:
+        case_text = encoded["text"]
+        row["prompt"] = m_prompt({"case_text": case_text, "limit": limit})
+        if answers:
+            row["answer"] = m_answer({"case_text": case_text, "limit": limit})
+    return row
+
+
+_HANDLERS = ("m_batch", "m_check", "m_construct", "m_drop", "m_generate", "m_prompt",
+             "m_probes", "m_sample", "m_score", "m_solve", "m_stdin", "m_wrap", "m_answer")
+#: Where the server's private namespace starts (see :func:`_private_namespace`).
+_RUNTIME = ("_main", "_hook", "_snapshot", *_HANDLERS)
+_CONTRACT_NAMES = ("LEVELS", "__init__", "_verify_correction", "case_generator",
+                   "extract_output", "prompt_func", "reference_answer", "render_stdin",
+                   "verify_score", "wrap_answer")
+
+
+# -- the channel ---------------------------------------------------------------------------
+
+
+def _read_line() -> bytes | None:
+    """The next request line from fd 0 (None at the end)."""
+    s = _S
+    while True:
+        nl = s.buf.find(b"\n", s.pos)
+        if nl >= 0:
+            line = bytes(s.buf[s.pos : nl])
+            s.pos = nl + 1
+            return line
+        del s.buf[: s.pos]
+        s.pos = 0
+        # Nothing complete to answer: flush the replies so far -- unless more requests are
+        # already waiting in the pipe (a chunk that arrived in pieces): then read them first.
+        if s.pending and not _select([0], [], [], 0)[0]:
+            _flush()
+        _enter()
+        try:
+            # the request pipe is the one the host gave us: a bootcamp that puts a pipe of its
+            # own in its place (dup2) would have its rewritten requests answered
+            st = _os_fstat(0)
+            if (st.st_dev, st.st_ino) != s.in_id:
+                _os_exit(71)
+            data = _os_read(0, 1 << 16)
+        finally:
+            _leave()
+        if not data:
+            return None
+        s.buf += data
+
+
+def _send(obj: dict[str, Any]) -> None:
+    """One reply line: the session's token, then the reply's JSON."""
+    try:
+        text = "".join(_ENCODE_REPLY(obj, 0))
+    except (TypeError, ValueError, OverflowError, RecursionError) as exc:
+        rid = obj.get("id")
+        text = "".join(_ENCODE_REPLY({"id": rid if type(rid) is int else None, "err": {
+            "kind": "error", "type": _name_of(exc),
+            "message": f"reply not JSON-serialisable: {_message(exc)}", "traceback": ""}}, 0))
+    _put(_S.prefix + text[1:].encode("utf-8", "surrogatepass") + b"\n")
+
+
+def _put(data: bytes) -> None:
+    s = _S
+    s.pending.append(data)
+    s.pending_bytes += len(data)
+    if s.pending_bytes > 1 << 16:
+        _flush()
+
+
+def _flush() -> None:
+    s = _S
+    data = b"".join(s.pending)
+    s.pending.clear()
+    s.pending_bytes = 0
+    _enter()
+    try:
+        st = _os_fstat(s.out)
+        if (st.st_dev, st.st_ino) != s.out_id:  # the bootcamp swapped the reply pipe
+            _os_exit(70)
         view = memoryview(data)
         while view:
-            view = view[os.write(self.out, view) :]
+            view = view[_os_write(s.out, view) :]
+    finally:
+        _leave()
 
 
-def _arm_guard(here: str, module: str, mode: str) -> None:
-    """Pre-import the allowlist, install the guard and arm it (before the candidate runs)."""
-    global _GUARD
-    for name in ALLOWED_MODULES:
-        importlib.import_module(name)
-    if mode == "native":
-        importlib.import_module("synth.bootcamp")
-    stdlib = os.path.dirname(os.path.abspath(os.__file__))
-    _GUARD = _Guard([stdlib, here], strict=mode != "intern")
-    _GUARD.allow_import(module, "synth", "intern_shim", "bootcamp", "internbootcamp")
-    _GUARD.arm()
+# ------------------------------------------------------------------------------------------
+# Setting the server up (before the candidate is imported)
+# ------------------------------------------------------------------------------------------
 
 
-def serve(argv: list[str]) -> int:
-    """``_synth_kit.py serve MODULE CLASS_OR_EMPTY MODE [--shift-clock] [label...]``."""
+def _nested_codes(code: Any) -> list[Any]:
+    found = [code]
+    for const in code.co_consts:
+        if type(const) is types.CodeType:
+            found += _nested_codes(const)
+    return found
+
+
+def _names_in(code: Any) -> list[str]:
+    """Every name a code object (and the code nested in it) refers to."""
+    names = list(code.co_names)
+    for const in code.co_consts:
+        if type(const) is _CodeType:
+            names += _names_in(const)
+    return names
+
+
+def _private_namespace(module_globals: dict[str, Any], entries: tuple[str, ...],
+                       builtins_copy: dict[str, Any]) -> dict[str, Any]:
+    """The server's private namespace: copies of the functions ``entries`` lead to (through
+    the names their code refers to), bound to a new globals dict that holds them, the
+    constants and C functions they use, and ``builtins_copy``. No module goes in: the server
+    calls nothing a bootcamp could patch (``tests/sandbox/test_kit.py`` checks every global
+    name the copies read)."""
+    env: dict[str, Any] = {"__builtins__": builtins_copy, "__name__": "_synth_kit_server"}
+    todo = list(entries)
+    while todo:
+        name = todo.pop()
+        if name in env or name not in module_globals:
+            continue
+        value = module_globals[name]
+        if type(value) is types.ModuleType:
+            continue
+        if type(value) is types.FunctionType and value.__globals__ is module_globals:
+            copy = types.FunctionType(value.__code__, env, value.__name__, value.__defaults__,
+                                      value.__closure__)
+            copy.__kwdefaults__ = value.__kwdefaults__
+            env[name] = copy
+            todo += _names_in(value.__code__)
+        else:
+            env[name] = value
+    return env
+
+
+def _contract_copy(fn: Any, builtins_copy: dict[str, Any]) -> Any:
+    """``fn`` bound to a copy of its module's globals taken now, in which every module is a
+    frozen namespace of its attributes, and to ``builtins_copy``: the contract's code, as the
+    contract defines it, whatever the bootcamp later does to the shared modules."""
+    env = {name: types.SimpleNamespace(**vars(value)) if type(value) is types.ModuleType
+           else value for name, value in fn.__globals__.items()}
+    env["__builtins__"] = builtins_copy
+    copy = types.FunctionType(fn.__code__, env, fn.__name__, fn.__defaults__, fn.__closure__)
+    copy.__kwdefaults__ = fn.__kwdefaults__
+    return copy
+
+
+def _codes_of(module: Any) -> tuple[Any, ...]:
+    """The code objects of a module's own functions and classes (nested ones included)."""
+    found: list[Any] = []
+
+    def add(code: Any) -> None:
+        found.append(code)
+        for const in code.co_consts:
+            if type(const) is types.CodeType:
+                add(const)
+
+    for value in vars(module).values():
+        if getattr(value, "__module__", None) != module.__name__:
+            continue
+        members = list(vars(value).values()) if isinstance(value, type) else [value]
+        for member in members:
+            if isinstance(member, property):
+                fns = [member.fget, member.fset, member.fdel]
+            else:
+                fns = [getattr(member, "__func__", member)]
+            for fn in fns:
+                if type(fn) is types.FunctionType:
+                    add(fn.__code__)
+    return tuple(found)
+
+
+def _embedded_programs(path: str) -> frozenset[str]:
+    """The reference programs a compiled bootcamp module embeds (``_REFERENCE_PROGRAM = "..."``
+    at module level or ``REFERENCE_PROGRAM = "..."`` in a class body), without leading
+    newlines: the only source the contract's runner may compile once the guard is armed."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except (OSError, ValueError):
+        return frozenset()
+    if "REFERENCE_PROGRAM" not in text:
+        return frozenset()
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return frozenset()
+    found = set()
+    for node in ast.walk(tree):
+        target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+            else node.target if isinstance(node, ast.AnnAssign) else None
+        value = getattr(node, "value", None)
+        if isinstance(target, ast.Name) and target.id in ("_REFERENCE_PROGRAM", "REFERENCE_PROGRAM") \
+                and isinstance(value, ast.Constant) and type(value.value) is str:
+            found.add(value.value.lstrip("\n"))
+    return frozenset(found)
+
+
+def _code_callers() -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """(exec callers, compile callers): the standard-library functions that may compile and run
+    code while the guard is armed -- the import system, dataclasses' method factory and
+    namedtuple -- and typing's ForwardRef, which compiles a string annotation (running it is
+    refused)."""
+    importer = sys.modules["_frozen_importlib"]
+    fns = [getattr(importer, "_call_with_frames_removed", None),
+           getattr(dataclasses, "_create_fn", None), collections.namedtuple]
+    exec_callers = tuple(fn.__code__ for fn in fns if type(fn) is types.FunctionType)
+    forward = getattr(typing.ForwardRef, "__init__", None)
+    extra = (forward.__code__,) if type(forward) is types.FunctionType else ()
+    return exec_callers, exec_callers + extra
+
+
+def _setters() -> dict[str, Any]:
+    """Attributes the guard lets one standard-library function set: namedtuple sets its
+    ``__new__``'s ``__defaults__``, typing.NamedTuple the ``__bases__`` of the class it makes."""
+    found = {"__defaults__": collections.namedtuple.__code__}
+    meta = getattr(typing, "NamedTupleMeta", None)
+    new = getattr(vars(meta).get("__new__"), "__func__", None) if isinstance(meta, type) else None
+    if type(new) is types.FunctionType:
+        found["__bases__"] = new.__code__
+    return found
+
+
+def _contract_snapshot(env: dict[str, Any], contract: Any, base: type,
+                       builtins_dict: dict[str, Any]) -> Any:
+    """The contract as it is before the import: ``BaseBootcamp``'s dict, functions, MRO and
+    metaclass, the contract module's dict, and the builtins and module attributes its code
+    reads (so that patching ``builtins.float`` or ``math.isfinite`` is a change too)."""
+    names: set[str] = set()
+    for code in _codes_of(contract):
+        names.update(_names_in(code))
+    views = [("builtins", builtins_dict, tuple(sorted(names & set(builtins_dict))))]
+    for gname, value in vars(contract).items():
+        if type(value) is types.ModuleType:
+            views.append((f"{gname} (module)", vars(value), tuple(sorted(names & set(vars(value))))))
+    return env["_snapshot"]([("BaseBootcamp", _type_dict(base)), ("synth.bootcamp", vars(contract))],
+                            views, env["_functions"](base), [base])
+
+
+def _shift_clock() -> None:
+    def shifted(real: Any, shift: Any) -> Any:
+        return lambda: real() + shift
+
+    for name in ("time", "monotonic", "perf_counter", "process_time"):
+        setattr(time, name, shifted(getattr(time, name), CLOCK_SHIFT_S))
+    for name in ("time_ns", "monotonic_ns", "perf_counter_ns"):
+        setattr(time, name, shifted(getattr(time, name), int(CLOCK_SHIFT_S * 1e9)))
+
+
+def _signal_facade() -> types.ModuleType:
+    """What a bootcamp gets for ``import signal`` in the guarded server: the real module's
+    constants, and functions that do nothing (each with empty globals and builtins). The real
+    module is out of reach: a Python handler would be handed the running frame -- the
+    server's -- and ``setitimer`` or ``raise_signal`` would call it at will."""
+    facade = types.ModuleType("signal", "The signal module is not available in a bootcamp.")
+    inert = types.FunctionType((lambda *args, **kwargs: None).__code__, {"__builtins__": {}})
+    for name, value in vars(signal).items():
+        if name.startswith("__"):
+            continue
+        if isinstance(value, int | type):
+            setattr(facade, name, value)
+        elif callable(value):
+            setattr(facade, name, inert)
+    return facade
+
+
+def _identity(fd: int) -> tuple[int, int]:
+    st = os.fstat(fd)
+    return st.st_dev, st.st_ino
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def serve(argv: list[str], guard: bool = True) -> int:
+    """``_synth_kit.py serve MODULE CLASS_OR_EMPTY MODE [--shift-clock] [label...]``: answer
+    questions about one module until stdin closes, then exit the process (this never returns:
+    by then this module's dict is empty). ``guard=False`` (tests only: the defence-in-depth
+    tests) leaves the audit hook out and the modules as they are."""
     module, class_name, mode = argv[0], argv[1], argv[2]
     here = os.path.dirname(os.path.abspath(__file__))
     if here not in sys.path:
         sys.path.insert(0, here)
-    chan = _Channel()
+    # 1. the reply channel and the session's token, before anything of the bootcamp runs
+    out = os.dup(1)
+    token = os.urandom(TOKEN_BYTES).hex().encode("ascii")
+    _write_all(out, AUTH_OPEN + token + b'"}\n')
     os.dup2(2, 1)  # the bootcamp's prints go to stderr, never into the protocol
     sys.stdout = sys.stderr
-    signal.signal(signal.SIGALRM, _on_alarm)
+    signal.signal(signal.SIGALRM, signal.default_int_handler)
     if "--shift-clock" in argv[3:]:
         _shift_clock()
-    server = Server(module, class_name, mode)
-    handlers = {name[2:]: getattr(server, name) for name in dir(server) if name.startswith("m_")}
-    server.handlers = handlers
-    _arm_guard(here, module, mode)
-    try:
-        chan.send({"id": 0, "ok": server.load()})
-    except _CallFailed as exc:
-        chan.send({"id": 0, "err": exc.err})
-        chan.flush()
-        return 0
-    except BaseException as exc:
-        chan.send({"id": 0, "err": {"kind": "error", "type": type(exc).__name__,
-                                    "message": _message(exc), "traceback": _trace(exc)}})
-        chan.flush()
-        return 0
-    while True:
-        line = chan.read_line()
-        if line is None:
-            chan.flush()
-            return 0
-        rid: Any = None
-        try:
-            rid, method, params = _loads(line)
-            handler = handlers.get(method)
-            if handler is None or type(params) is not dict:
-                raise _usage(f"unknown method {method!r}")
-            value = handler(params)
-            if method == "score" and type(rid) is int and len(value) == 1 \
-                    and type(value["score"]) is float:  # the warm pool's hot path
-                chan.put(b'{"id":%d,"ok":{"score":%r}}\n' % (rid, value["score"]))
-            else:
-                chan.send({"id": rid, "ok": value})
-        except _CallFailed as exc:
-            chan.send({"id": rid, "err": exc.err})
-        except (ValueError, TypeError, KeyError, IndexError) as exc:
-            chan.send({"id": rid, "err": {"kind": "usage", "type": type(exc).__name__,
-                                          "message": _message(exc), "traceback": _trace(exc)}})
+    # 2. what the bootcamp may import, and the contract, before the guard
+    for name in ALLOWED_MODULES:
+        importlib.import_module(name)
+    contract = importlib.import_module("synth.bootcamp") if mode == "native" else None
+    program_modules: list[str] = []
+    for name in getattr(contract, "PROGRAM_MODULES", ()) or ():
+        if type(name) is str:
+            try:
+                importlib.import_module(name)
+                program_modules.append(name)
+            except ImportError:
+                pass
+    shim = importlib.import_module("intern_shim") if mode == "intern" else None
+    # 3. the private namespace: the server's code, state and guard
+    builtins_copy = dict(vars(builtins))
+    env = _private_namespace(globals(), _RUNTIME, builtins_copy)
+    exec_callers, compile_callers = _code_callers()
+    stdlib = _realpath(os.path.dirname(os.path.abspath(os.__file__)))
+    imports = {*ALLOWED_MODULES, module.split(".")[0], "synth", "intern_shim", "bootcamp",
+               "internbootcamp", *program_modules}
+    env["_G"] = g = types.SimpleNamespace(
+        armed=False, trusted=0, inside=False, events=[], imports=imports, strict=mode != "intern",
+        kit_codes=frozenset(id(code) for value in env.values() if type(value) is types.FunctionType
+                            for code in _nested_codes(value.__code__)),
+        roots=(stdlib + "/", _realpath(here) + "/"), exec_callers=exec_callers,
+        compile_callers=compile_callers, contract_codes=(), programs=frozenset(),
+        set_by=_setters())
+    env["_S"] = s = types.SimpleNamespace(
+        mode=mode, module_name=module, class_name=class_name, out=out, out_id=_identity(out),
+        in_id=_identity(0), token=token, prefix=REPLY_OPEN + token + b'",', buf=bytearray(),
+        pos=0, pending=[], pending_bytes=0, handlers={}, instances={}, next_handle=1, cls=None,
+        base=None, verify=None, shim=shim, checker=None, contract_snap=None, class_snap=None,
+        levels_at_load=None, sources={}, contract_names=_CONTRACT_NAMES)
+    s.handlers = {name[2:]: env[name] for name in _HANDLERS}
+    if shim is not None:
+        s.base = shim.Basebootcamp
+    if contract is not None:
+        s.base = base = contract.BaseBootcamp
+        s.verify = _contract_copy(base.__dict__["verify_score"].__func__, builtins_copy)
+        s.contract_snap = _contract_snapshot(env, contract, base, vars(builtins))
+        g.contract_codes = _codes_of(contract)
+        g.programs = _embedded_programs(os.path.join(here, *module.split(".")) + ".py")
+    main = env["_main"]
+    # 4. out of the bootcamp's reach: the guard, the modules that lead back here, this dict
+    if guard:
+        sys.addaudithook(env["_hook"])
+        sys.modules["signal"] = _signal_facade()
+        sys.modules.pop("_signal", None)
+    sys.modules.pop("gc", None)
+    me = sys.modules.get(__name__)
+    for name, value in list(sys.modules.items()):
+        if value is me:  # "__main__" (or "_synth_kit"): an inert module in its place
+            sys.modules[name] = types.ModuleType(name)
+    mine = globals()
+    mine.clear()
+    g.armed = guard
+    main()
+    return 0  # not reached: _main() exits
 
 
 # ------------------------------------------------------------------------------------------
@@ -927,7 +1463,7 @@ def run_many(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     if len(sys.argv) >= 5 and sys.argv[1] == "serve":  # MODE: native | intern | checker
-        sys.exit(serve(sys.argv[2:]))
+        serve(sys.argv[2:])
     if len(sys.argv) >= 3 and sys.argv[1] == "run-many":
         sys.exit(run_many(sys.argv[2:]))
     sys.exit(f"usage: {KIT_NAME} serve MODULE CLASS MODE [--shift-clock] | run-many PROGRAM")

@@ -14,8 +14,14 @@ JSON value the server returned), ``ERROR`` (the bootcamp raised: ``error``, ``ki
 ``OOM`` (``MemoryError``, or the session was killed at the memory limit), ``OUTPUT_OVERFLOW``
 (a reply larger than ``max_reply_bytes``), ``SANDBOX_ERROR`` (the infrastructure failed: never
 the bootcamp's fault). A reply that is not the protocol -- not JSON, the wrong id, the wrong
-shape -- is ``ERROR`` with ``kind == "protocol"``: only the untrusted side writes into that
-pipe, so a corrupt channel is the bootcamp's doing.
+shape, a line without the session's token -- is ``ERROR`` with ``kind == "protocol"``: only the
+untrusted side writes into that pipe, so a corrupt channel is the bootcamp's doing.
+
+The kit's first line is a random token (written before the bootcamp is imported, so the
+bootcamp cannot write before it, and it cannot read the pipe); from then on a line counts only
+when it starts with that token, so a bootcamp that finds the reply pipe and writes into it (or
+answers the requests itself) is a protocol error, never an answer. A server whose first line is
+not a token (a scripted test double) is read without one.
 
 Nothing here judges a value. The callers (the gate, the filter, export, review, rewards)
 validate each value's type and size for the question they asked, and decide.
@@ -30,6 +36,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,7 +55,7 @@ from synth.sandbox.base import (
     SpawningBackend,
     classify_exit,
 )
-from synth.sandbox.kit import KIT_NAME
+from synth.sandbox.kit import AUTH_OPEN, KIT_NAME, REPLY_OPEN
 
 __all__ = [
     "KIT_SOURCE",
@@ -71,6 +78,7 @@ _CONTRACT_SOURCE = (_HERE.parent / "bootcamp.py").read_text(encoding="utf-8")
 _SHIM_SOURCE = (_HERE / "intern_shim.py").read_text(encoding="utf-8")
 #: Host-side slack on top of a call's own limit (process start-up jitter, pipe latency).
 GRACE_S = 1.0
+_AUTH_LINE = re.compile(re.escape(AUTH_OPEN) + rb'([0-9a-f]{16,64})"\}')
 
 
 def code_unit(code: str, role: str = "") -> str:
@@ -263,6 +271,9 @@ class MethodServer:
         self.info: dict[str, Any] = {}
         self.dead: Reply | None = None
         self.load_reply: Reply | None = None
+        #: Every reply line of the session starts with this (the kit's token; b"" when the
+        #: server announced none).
+        self.prefix = b""
         self._ids = 0
         self.calls = 0
         self.started = 0
@@ -282,7 +293,8 @@ class MethodServer:
             self.dead = self.load_reply = reply
             return reply
         self.started += 1
-        reply = self._receive(0, self.start_timeout_s, t0)
+        self.prefix = b""
+        reply = self._receive(0, self.start_timeout_s, t0, first=True)
         if reply.ok and type(reply.value) is not dict:
             reply = Reply(Outcome.ERROR, kind="protocol", error="malformed handshake")
         if reply.ok:
@@ -348,10 +360,18 @@ class MethodServer:
         reply.elapsed_s = time.monotonic() - t0
         return reply
 
-    def _receive(self, rid: int, timeout_s: float, t0: float) -> Reply:
+    def _receive(self, rid: int, timeout_s: float, t0: float, first: bool = False) -> Reply:
         assert self.session is not None
         try:
             line = self.session.recv_line(timeout_s, self.max_reply_bytes)
+            if first and line.startswith(AUTH_OPEN):
+                token = _AUTH_LINE.fullmatch(line)
+                if token is None:
+                    return self._kill(Reply(Outcome.ERROR, kind="protocol",
+                                            error="a malformed session token"))
+                self.prefix = REPLY_OPEN + token.group(1) + b'",'
+                left = max(0.0, timeout_s - (time.monotonic() - t0))
+                line = self.session.recv_line(left, self.max_reply_bytes)
         except TimeoutError:
             return self._kill(Reply(Outcome.TIMEOUT, kind="timeout",
                                     error=f"no reply within {timeout_s - GRACE_S:g}s "
@@ -363,6 +383,10 @@ class MethodServer:
                                     elapsed_s=time.monotonic() - t0))
         except SessionError as exc:
             return self._kill(self._died(exc, t0))
+        if self.prefix and not line.startswith(self.prefix):
+            return self._kill(Reply(Outcome.ERROR, kind="protocol", error=(
+                "the reply pipe carried a line that the method server did not write (it lacks "
+                f"the session's token): {line[:80]!r}")))
         got, reply = decode_reply(line)
         if reply.kind == "protocol" or type(got) is not int or got != rid:
             if reply.kind != "protocol":

@@ -27,7 +27,9 @@ code hash: ``SandboxJob.unit``); the bootcamp's own ``print`` output goes to std
 answers: every reply is validated here. A score that is not a finite float in [0, 1] is an
 ``ERROR`` with ``kind == "invalid_score"`` (and the value); a worker that reports a run-time
 change of the contract (``BaseBootcamp`` or the class patched after load) is an ``ERROR`` with
-``kind == "contract_tampered"``. A line that is not the protocol is ignored.
+``kind == "contract_tampered"``. A line that is not the protocol (not JSON, answering no pending
+request, or without the session's token: written by the bootcamp, not by the kit) is a
+``protocol`` error, and the worker is replaced.
 """
 
 from __future__ import annotations
@@ -107,7 +109,8 @@ _CHUNK_BYTES = 48 * 1024
 
 
 _live_pools: weakref.WeakSet[WorkerPool] = weakref.WeakSet()
-_FAST_SCORE = re.compile(rb'\{"id":(\d{1,18}),"ok":\{"score":(-?[0-9]+\.[0-9]+(?:e[+-]?[0-9]+)?)\}\}')
+#: The kit's hot-path score reply, after the session's token (``{"t":"TOKEN",``).
+_FAST_SCORE = re.compile(rb'"id":(\d{1,18}),"ok":\{"score":(-?[0-9]+\.[0-9]+(?:e[+-]?[0-9]+)?)\}\}')
 
 
 @atexit.register
@@ -224,9 +227,9 @@ class WorkerPool:
         self.close()
 
     # -- the slot threads -----------------------------------------------------------------
-    def _start(self) -> tuple[Session | None, VerifyResult | None]:
+    def _start(self) -> tuple[Session | None, bytes, VerifyResult | None]:
         """Start a worker and wait for its handshake (:meth:`MethodServer.start`, which
-        validates it): (session, None) or (None, failure)."""
+        validates it): (session, the prefix of its reply lines, None) or (None, b"", failure)."""
         server = MethodServer(self.code, backend=self.backend, limits=self.limits,
                               class_name=self.wanted_class, label=self.label,
                               start_timeout_s=self.start_timeout_s,
@@ -235,20 +238,20 @@ class WorkerPool:
         self.spawned += server.started
         info = hello.value if hello.ok else None
         if hello.outcome is Outcome.SANDBOX_ERROR:
-            return None, VerifyResult(outcome=Outcome.SANDBOX_ERROR,
-                                      error=f"could not start a worker: {hello.error}")
+            return None, b"", VerifyResult(outcome=Outcome.SANDBOX_ERROR,
+                                           error=f"could not start a worker: {hello.error}")
         if type(info) is not dict or type(info.get("class")) is not str:
             server.close()
             outcome = hello.outcome if hello.outcome in (Outcome.TIMEOUT, Outcome.OOM) \
                 else Outcome.ERROR
-            return None, VerifyResult(
+            return None, b"", VerifyResult(
                 outcome=outcome, kind=hello.kind,
                 error=f"the bootcamp module did not load: {hello.error or 'a malformed handshake'}",
                 traceback=hello.traceback, elapsed_s=hello.elapsed_s,
             )
         if info.get("tampered"):
             server.close()
-            return None, VerifyResult(
+            return None, b"", VerifyResult(
                 outcome=Outcome.ERROR,
                 kind="contract_tampered",
                 error="the module changed the contract at import: "
@@ -257,10 +260,10 @@ class WorkerPool:
             )
         self.class_name = info["class"][:200]
         assert server.session is not None
-        return server.session, None
+        return server.session, server.prefix, None
 
     def _serve(self) -> None:
-        session, failure = self._start()
+        session, prefix, failure = self._start()
         if failure is not None and failure.outcome is not Outcome.SANDBOX_ERROR:
             self.load_error = failure
         with contextlib.suppress(threading.BrokenBarrierError):
@@ -280,21 +283,21 @@ class WorkerPool:
                             batch.put(index, self.load_error)
                         session = None
                         continue
-                    session, failure = self._start()
+                    session, prefix, failure = self._start()
                     if session is None:
                         assert failure is not None
                         for batch, index, *_ in chunk:
                             batch.put(index, failure)
                         continue
                 calls += len(chunk)
-                if not self._run_chunk(session, chunk):
+                if not self._run_chunk(session, prefix, chunk):
                     session.close()
                     session = None
         finally:
             if session is not None:
                 session.close()
 
-    def _run_chunk(self, session: Session, chunk: list[_Task]) -> bool:
+    def _run_chunk(self, session: Session, prefix: bytes, chunk: list[_Task]) -> bool:
         """Send the chunk's requests at once, then collect one reply per request, each within
         ``call_timeout_s`` of the previous one. Returns False when the worker must be
         replaced. When the worker times out or dies during a chunk of several requests, the
@@ -328,7 +331,15 @@ class WorkerPool:
             if failure is not None:
                 healthy = False
                 break
-            fast = _FAST_SCORE.fullmatch(line)
+            if prefix and not line.startswith(prefix):
+                # not written by the kit (the bootcamp found the pipe): replace the worker
+                failure = VerifyResult(
+                    outcome=Outcome.ERROR, kind="protocol", elapsed_s=time.monotonic() - t0,
+                    error="the worker's reply pipe carried a line without the session's "
+                    "token (written by the bootcamp, not the method server)")
+                healthy = False
+                break
+            fast = _FAST_SCORE.fullmatch(line, len(prefix))
             if fast is not None:  # the kit's hot-path reply; validated like any other
                 req_id: Any = int(fast.group(1))
                 score, why = validate_score(float(fast.group(2)))

@@ -200,8 +200,7 @@ import sys
 
 import {KIT_NAME.removesuffix(".py")} as kit
 
-kit._arm_guard = lambda here, module, mode: None
-sys.exit(kit.serve(sys.argv[1:]))
+sys.exit(kit.serve(sys.argv[1:], guard=False))
 '''
 
 

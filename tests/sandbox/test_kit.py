@@ -9,15 +9,20 @@ kit's own timer.
 from __future__ import annotations
 
 import ast
+import builtins
+import dis
+import json
 import secrets
 import sys
 import time
+import types
 from pathlib import Path
 
 import pytest
 from helpers import TOY_SUM, assert_no_leftovers
 
 import synth.bootcamp
+from synth.compiled import assemble
 from synth.sandbox import kit, methods
 from synth.sandbox.base import Outcome
 from synth.sandbox.methods import MethodServer
@@ -157,12 +162,15 @@ def test_the_load_failure_is_the_handshake():
 @pytest.mark.parametrize("disable_timer", [False, True])
 def test_a_hang_is_bounded_by_the_host_even_without_the_kit_timer(disable_timer):
     label = f"synthkit{secrets.token_hex(5)}"
-    hang = "        import signal\n        signal.signal(signal.SIGALRM, signal.SIG_IGN)\n" \
-        if disable_timer else ""
+    # the kit's timer interrupts the call; a bootcamp that swallows every interrupt defeats it
+    # (it cannot switch the timer off: the signal module it gets does nothing)
+    loop = ("        while solution == 'hang':\n            try:\n                while True:\n"
+            "                    pass\n            except BaseException:\n                pass\n"
+            if disable_timer else "        while solution == 'hang':\n            pass\n")
     code = TOY_SUM.replace(
         "    def _verify_correction(cls, solution, identity):\n",
-        "    def _verify_correction(cls, solution, identity):\n" + hang
-        + "        while solution == 'hang':\n            pass\n",
+        "    def _verify_correction(cls, solution, identity):\n        import signal\n"
+        "        signal.signal(signal.SIGALRM, signal.SIG_IGN)\n" + loop,
     )
     with server(code, label=label) as s:
         t0 = time.monotonic()
@@ -191,3 +199,235 @@ def test_sample_uses_the_levels_the_handshake_reported():
     import json as _json
 
     assert all(len(_json.loads(r["case"]["text"])["numbers"]) == 8 for r in rows), rows
+
+
+
+# -- what the bootcamp cannot reach ------------------------------------------------------------
+
+
+def _global_reads(code: types.CodeType) -> set[str]:
+    names = {i.argval for i in dis.get_instructions(code)
+             if i.opname in ("LOAD_GLOBAL", "LOAD_NAME", "STORE_GLOBAL", "DELETE_GLOBAL")}
+    imports = [i.argval for i in dis.get_instructions(code) if i.opname == "IMPORT_NAME"]
+    assert not imports, f"{code.co_name} imports {imports} at run time"
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            names |= _global_reads(const)
+    return names
+
+
+def test_the_server_namespace_holds_everything_it_reads_and_no_module():
+    """The server runs on copies of the kit's functions bound to a private namespace: every
+    global name their code reads is in it (or in its private builtins), nothing in it is a
+    module, every function in it is bound to it, and the kit defines no class with methods."""
+    own_builtins = dict(vars(builtins))
+    env = kit._private_namespace(vars(kit), kit._RUNTIME, own_builtins)
+    functions = {name: fn for name, fn in env.items() if isinstance(fn, types.FunctionType)}
+    assert {"_main", "_hook", "_serve_loop", "_bounded", "_send", "_flush", "m_score"} <= set(
+        functions)
+    # the one function of a shared module the server calls: the import of the candidate, at
+    # load (candidate code runs inside it anyway)
+    shared = {"_import_module"}
+    for name, fn in functions.items():
+        assert (fn.__globals__ is env) != (name in shared), name
+        if name in shared:
+            continue
+        missing = {n for n in _global_reads(fn.__code__) if n not in env and n not in own_builtins}
+        assert not missing, f"{name} reads {missing}, which the private namespace lacks"
+    for name, value in env.items():
+        assert not isinstance(value, types.ModuleType), f"{name} is a module"
+    assert env["_S"] is None and env["_G"] is None  # serve() sets them, in the job only
+    classes = [c for c in vars(kit).values() if isinstance(c, type) and c.__module__ == kit.__name__]
+    assert [c.__name__ for c in classes] == ["SandboxViolation"]
+    assert not any(isinstance(v, types.FunctionType | classmethod | staticmethod)
+                   for v in vars(kit.SandboxViolation).values())
+
+
+def test_canonical_and_loads_are_json_in_c():
+    value = {"b": [1, 2.5, "é\u2028", None, True], "a": {"z": -0.0, "y": 10**30}}
+    assert kit.canonical(value) == json.dumps(value, sort_keys=True, ensure_ascii=False,
+                                              allow_nan=False)
+    assert kit.loads(kit.canonical(value)) == value
+    assert kit.loads(b' {"a": [1]}\n') == {"a": [1]}
+    for bad in ("", "[1,", "[1] x", "{'a': 1}"):
+        with pytest.raises(ValueError):
+            kit.loads(bad)
+    with pytest.raises(ValueError):
+        kit.canonical(float("nan"))
+    with pytest.raises(TypeError, match="not JSON serializable"):
+        kit.canonical({"a": object()})
+
+
+_PROBE_FUNCTION = '''
+
+def _probe():
+    """Everything a bootcamp can enumerate without an audited read, searched for the kit."""
+    import sys
+
+    found, seen, functions, classes = [], set(), [], set()
+    function_type = type(_probe)
+
+    def looks_like_kit(scope):
+        return isinstance(scope, dict) and any(
+            k in scope for k in ("_S", "_G", "_hook", "_serve_loop", "_score_value", "serve"))
+
+    def visit_function(fn, where):
+        if id(fn) in seen:
+            return
+        seen.add(id(fn))
+        functions.append(fn)
+        if looks_like_kit(fn.__globals__):
+            found.append(f"{where}: {fn.__name__}.__globals__")
+        for cell in fn.__closure__ or ():
+            try:
+                value = cell.cell_contents
+            except ValueError:
+                continue
+            if isinstance(value, function_type):
+                visit_function(value, where + " (closure)")
+            elif looks_like_kit(value):
+                found.append(f"{where}: a closure cell")
+
+    def visit_namespace(scope, where):
+        if looks_like_kit(scope):
+            found.append(where)
+        for value in list(scope.values()):
+            fn = getattr(value, "__func__", value)
+            if isinstance(fn, function_type):
+                visit_function(fn, where)
+
+    todo = [object]
+    while todo:
+        cls = todo.pop()
+        if id(cls) in classes:
+            continue
+        classes.add(id(cls))
+        try:
+            todo += type.__subclasses__(cls)
+        except TypeError:
+            pass
+        if cls.__module__ in ("__main__", "_synth_kit") and cls.__name__ != "SandboxViolation":
+            found.append(f"class {cls.__name__}")
+        visit_namespace(dict(vars(cls)), f"class {cls.__name__}")
+    for name, module in list(sys.modules.items()):
+        visit_namespace(dict(vars(module)), f"module {name}")
+    if set(vars(sys.modules["__main__"])) - {"__name__", "__doc__", "__package__", "__loader__",
+                                             "__spec__"}:
+        found.append("__main__ is not empty")
+    if "gc" in sys.modules or "_signal" in sys.modules:
+        found.append("gc or _signal in sys.modules")
+    facade = sys.modules["signal"].signal
+    if not isinstance(facade, function_type) or facade.__globals__ != {"__builtins__": {}}:
+        found.append("the real signal module")
+    if len(functions) < 300 or len(classes) < 300:
+        found.append(f"saw too little: {len(functions)} functions, {len(classes)} classes")
+    return found
+'''
+PROBE = TOY_SUM.replace(
+    "    def case_generator(self):\n",
+    "    def case_generator(self):\n        return {'found': _probe()}\n\n    def unused(self):\n",
+) + _PROBE_FUNCTION
+
+
+def test_the_server_keeps_nothing_the_bootcamp_can_reach():
+    """No class, module, function (its globals, its closure cells) or ``sys.modules`` entry a
+    bootcamp can enumerate leads to the server's namespace; ``signal`` is an inert stand-in and
+    ``gc`` is gone. (The static gate would flag the probe; the server runs it anyway.)"""
+    with server(PROBE) as s:
+        assert s.info["tampered"] == [], s.info
+        handle = s.call("construct", {"params": {}, "seed": 1}).value
+        reply = s.call("generate", {"handle": handle})
+        assert reply.ok and "text" in reply.value, reply
+        assert json.loads(reply.value["text"]) == {"found": []}
+
+
+RUN_TIME_CODE = {
+    "eval": "eval('1 + 1')",
+    "exec": "exec('x = 1', {})",
+    "compile": "compile('1', '<s>', 'eval')",
+    "type_hints": "import typing\ndef f(x: 'int'): pass\ntyping.get_type_hints(f)",
+}
+
+
+@pytest.mark.parametrize("how", sorted(RUN_TIME_CODE))
+def test_code_run_at_run_time_is_refused(how):
+    with server(TOY_SUM + "\n" + RUN_TIME_CODE[how] + "\n") as s:
+        assert not s.load_reply.ok
+        assert "not allowed in a bootcamp: " in s.load_reply.error
+        assert "code at run time" in s.load_reply.error
+
+
+DATA_CLASSES = TOY_SUM.replace("from synth.bootcamp import BaseBootcamp\n", '''\
+import collections
+import dataclasses
+import typing
+
+from synth.bootcamp import BaseBootcamp
+
+
+@dataclasses.dataclass(frozen=True)
+class Pair:
+    """Two numbers."""
+
+    a: int
+    b: int = 0
+
+
+Point = collections.namedtuple("Point", "x y", module=__name__)
+
+
+class Span(typing.NamedTuple):
+    lo: int
+    hi: "int"
+''').replace('        return str(sum(identity["numbers"]))',
+             '        return str(Pair(sum(identity["numbers"])).a + Point(0, 0).x + Span(0, 0).lo)')
+
+
+def test_dataclasses_and_namedtuples_still_work():
+    assert DATA_CLASSES != TOY_SUM
+    with server(DATA_CLASSES) as s:
+        assert s.info["tampered"] == [], s.info
+        assert s.call("answer", {"case_text": '{"numbers": [1, 2]}'}).value == "3"
+
+
+COMPILED_MODEL = '''"""Compiled bootcamp for tests: the sum of a list, by a reference program."""
+
+from synth.bootcamp import CompiledBootcamp
+
+
+class SumCompiled(CompiledBootcamp):
+    LEVELS = {"easy": {"n": 2}, "hard": {"n": 6}}
+
+    def __init__(self, seed=None, n=3):
+        super().__init__(seed=seed)
+        self.n = n
+
+    def case_generator(self):
+        return {"nums": [self.rng.randint(0, 9) for _ in range(self.n)]}
+
+    @staticmethod
+    def prompt_func(identity):
+        return "Add " + " ".join(map(str, identity["nums"])) + "."
+
+    @staticmethod
+    def render_stdin(identity):
+        return " ".join(map(str, identity["nums"])) + "\\n"
+'''
+COMPILED = assemble(COMPILED_MODEL, "import sys\nprint(sum(map(int, sys.stdin.read().split())))\n")
+
+
+def test_the_contract_runner_compiles_the_embedded_program_only():
+    """Compiled mode: the contract compiles the reference program the module embeds when the
+    class is created and runs it at every uncached answer; the contract's runner asked to
+    compile any other source is refused, as is the bootcamp's own exec (above)."""
+    with server(COMPILED) as s:
+        assert s.load_reply.ok, s.load_reply
+        assert s.info["tampered"] == [], s.info
+        case = '{"nums": [4, 5, 6]}'
+        assert s.call("answer", {"case_text": case}).value == "15"
+        assert s.call("score", {"response": "<answer>15</answer>", "case_text": case}).value == {
+            "score": 1.0}
+    other = COMPILED + '\nfrom synth.bootcamp import run_program\n\nrun_program("print(42)", "")\n'
+    with server(other) as s:
+        assert not s.load_reply.ok
+        assert "other than the module's embedded reference program" in s.load_reply.error

@@ -4,11 +4,12 @@ not ``getattr``) reads ``__subclasses__`` and a ``_Guard`` method's ``__globals_
 audited) to reach the kit's ``_GUARD``, whose plain ``_state`` dict says ``armed``; with
 ``armed`` False, a generator-frame walk reaches the ``serve`` frame, and its ``handlers`` dict
 gets a ``score`` handler that rewrites every score with the verdict the verifier secretly
-computed."""
+computed. The kit defines no such class any more: the guard's state and the serve loop's
+handlers live in the server's private namespace, which no class, module or object leads to;
+the frame walk is refused (and reported) by the guard."""
 # static: introspection
 # class: forge
 # verdict: rejected
-# known-hole: in-process forgery of the method server (the bootcamp patches the kit it runs in, so every sandboxed server, the pool included, reports the forged strict verifier; the static gate flags the technique, and in-process consumers must trust the library)
 # check: mutation=failed or load=error~not allowed in a bootcamp or load=failed/contract_tampered
 # pool: 1.0, 1.0, 0.0
 import string

@@ -3,11 +3,12 @@ allowed module's attribute (``typing.sys``, ``fractions.sys`` or ``statistics.sy
 attribute reads are not audited), named by a computed string through an aliased ``getattr``
 (so the static ``introspection`` rule does not see it), then ``sys.modules["__main__"]`` -- the
 kit -- and replaces its ``_score_value`` so that the score replies carry the verdict the
-verifier secretly computed."""
+verifier secretly computed. ``sys.modules["__main__"]`` is an inert module now: the server's
+functions and state live in a private namespace no module leads to, so the patch lands
+nowhere."""
 # static: dynamic_attr
 # class: forge
 # verdict: rejected
-# known-hole: in-process forgery of the method server (the bootcamp patches the kit it runs in, so every sandboxed server, the pool included, reports the forged strict verifier; the static gate flags the technique, and in-process consumers must trust the library)
 # check: mutation=failed or load=error~not allowed in a bootcamp or load=failed/contract_tampered
 # pool: 1.0, 1.0, 0.0
 import fractions

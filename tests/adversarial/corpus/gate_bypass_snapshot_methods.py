@@ -5,11 +5,12 @@ pre-import snapshot would report it; so first the bootcamp reaches the kit's ``_
 class (``object.__subclasses__()`` through an aliased ``getattr``) and rebinds its ``intact``
 and ``changes`` methods (setting a class attribute is audited, but only names like
 ``__code__`` / ``__bases__`` are refused). The base class is patched through an alias, so the
-static ``monkeypatch`` rule does not see it either."""
+static ``monkeypatch`` rule does not see it either. The snapshots are plain data in the
+server's private namespace now (no ``_Snapshot`` class), so only the rebinding of
+``BaseBootcamp.verify_score`` remains, and the handshake reports it."""
 # static: dynamic_attr,monkeypatch
 # class: replace
 # verdict: rejected
-# known-hole: in-process forgery of the method server (the bootcamp patches the kit it runs in, so every sandboxed server, the pool included, reports the forged strict verifier; the static gate flags the technique, and in-process consumers must trust the library)
 # check: load=failed/contract_tampered or load=error~not allowed in a bootcamp
 # pool: contract_tampered, contract_tampered, contract_tampered
 from synth.bootcamp import BaseBootcamp

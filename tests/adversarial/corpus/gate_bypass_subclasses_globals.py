@@ -3,11 +3,12 @@ frame, a module attribute or a forbidden name: ``object.__subclasses__()`` (thro
 ``getattr`` and a computed name) lists the kit's ``_Guard`` class, and a method's
 ``__globals__`` (an attribute CPython does not audit) is the kit's module dict. It replaces
 the kit's ``_score_value`` so that every score reply carries the verdict the verifier secretly
-computed (1.0 only for the reference answer)."""
+computed (1.0 only for the reference answer). The kit defines no ``_Guard`` (no class with
+methods at all) and empties its module dict before the import: nothing found, nothing to
+patch."""
 # static: dynamic_attr
 # class: forge
 # verdict: rejected
-# known-hole: in-process forgery of the method server (the bootcamp patches the kit it runs in, so every sandboxed server, the pool included, reports the forged strict verifier; the static gate flags the technique, and in-process consumers must trust the library)
 # check: mutation=failed or load=error~not allowed in a bootcamp or load=failed/contract_tampered
 # pool: 1.0, 1.0, 0.0
 from synth.bootcamp import BaseBootcamp

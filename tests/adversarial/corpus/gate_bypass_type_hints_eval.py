@@ -3,13 +3,14 @@
 (the guard does not refuse the ``compile`` and ``exec`` audit events). The annotation imports
 ``sys`` -- already loaded, so the import raises no audit event -- and replaces the kit's
 ``_score_value`` (``sys.modules["__main__"]``) so that the score replies carry the verdict the
-verifier secretly computed."""
+verifier secretly computed. The guard refuses code run at run time outside the import system,
+dataclasses, namedtuple and the contract's runner of the module's own reference program, so
+the evaluation is refused at load (and ``__main__`` is an inert module: nothing to patch)."""
 # static: introspection
 # class: forge
 # verdict: rejected
-# known-hole: in-process forgery of the method server (the bootcamp patches the kit it runs in, so every sandboxed server, the pool included, reports the forged strict verifier; the static gate flags the technique, and in-process consumers must trust the library)
 # check: mutation=failed or load=error~not allowed in a bootcamp or load=failed/contract_tampered
-# pool: 1.0, 1.0, 0.0
+# pool: error~running code at run time, error~running code at run time, error~running code at run time
 import typing
 
 from synth.bootcamp import BaseBootcamp

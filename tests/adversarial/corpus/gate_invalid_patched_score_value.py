@@ -1,11 +1,14 @@
 """Adversarial corpus (gate): an accept-everything verifier that reaches the kit through
 ``dataclasses.sys.modules["__main__"]`` and replaces its ``_score_value`` so that the score
-replies carry 2.0, -0.5, true, "1.0", [1.0], null and an object in turn."""
+replies carry 2.0, -0.5, true, "1.0", [1.0], null and an object in turn. The kit keeps nothing
+there (``__main__`` is an inert module; the server's functions and state live in a private
+namespace), so the patch lands nowhere and the verifier is judged as it is: it accepts
+everything."""
 # static: introspection
 # class: invalid_score
 # verdict: rejected
-# check: self_consistency=failed/invalid_score
-# pool: invalid_score, invalid_score, invalid_score
+# check: mutation=failed
+# pool: 1.0, 1.0, 0.0
 import dataclasses
 import itertools
 

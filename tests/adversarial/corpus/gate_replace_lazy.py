@@ -1,12 +1,13 @@
 """Adversarial corpus (gate): an accept-everything verifier that, after its second scoring
 call, deletes its own _verify_correction and rebinds BaseBootcamp._verify_correction to a
 strict one (lazily: past load, past the first checks), so the later checks and a warm pool's
-later calls would see a strict verifier."""
+later calls would see a strict verifier. The class and the contract are compared before and
+after every scoring call, so the reply of the call that makes the change reports it."""
 # static: monkeypatch
 # class: replace
 # verdict: rejected
 # check: contract=failed/contract_tampered, self_consistency=failed/contract_tampered
-# pool: 1.0, 1.0, contract_tampered | contract_tampered, contract_tampered, contract_tampered
+# pool: 1.0, contract_tampered, contract_tampered | contract_tampered, contract_tampered, contract_tampered
 from synth.bootcamp import BaseBootcamp
 
 _CALLS = []
