@@ -781,13 +781,18 @@ def _with_answer_format(render: Any) -> Any:
     return prompt_func
 
 
+def _prompt_owner(cls: type) -> type | None:
+    """The class whose own ``prompt_func`` ``cls`` uses."""
+    return next((k for k in cls.__mro__ if "prompt_func" in k.__dict__), None)
+
+
 class CompiledBootcamp(BaseBootcamp):
     """Base class of a *compiled* bootcamp: the answer key is a reference program's output.
 
     The module embeds the task's verified reference program (``synth.compiled.assemble``
     puts it there as ``REFERENCE_PROGRAM``); subclasses define ``LEVELS``, ``__init__``,
-    :meth:`case_generator`, :meth:`prompt_func` and ``render_stdin(identity) -> str`` (the
-    case as the problem's standard input). Then:
+    :meth:`case_generator` and ``render_stdin(identity) -> str`` (the case as the problem's
+    standard input). Then:
 
     * :meth:`reference_answer` is the program's standard output on ``render_stdin(identity)``,
       trailing whitespace removed (cached per case);
@@ -796,13 +801,19 @@ class CompiledBootcamp(BaseBootcamp):
       ``check_output(identity, expected, answer) -> bool`` with a rule check.
 
     ``reference_answer`` and ``_verify_correction`` may not be overridden. The program is
-    compiled when the class is created; a program that does not compile fails the import. A
-    ``prompt_func`` (a staticmethod) whose text never mentions the answer tags gets
-    :data:`COMPILED_ANSWER_FORMAT` appended.
+    compiled when the class is created; a program that does not compile fails the import.
+
+    The prompt: ``assemble`` also embeds the task's problem text as ``TASK_TEXT``, and the
+    default :meth:`prompt_func` shows it with the case's input and the answer format. A subclass
+    may define its own ``prompt_func`` (a staticmethod) where the problem needs more words; one
+    whose text never mentions the answer tags gets :data:`COMPILED_ANSWER_FORMAT` appended. A
+    class with a program but neither a ``TASK_TEXT`` nor a ``prompt_func`` fails the import.
     """
 
     #: The program's source (set by ``synth.compiled.assemble``; never written by hand).
     REFERENCE_PROGRAM: ClassVar[str] = ""
+    #: The task's problem text (set by ``synth.compiled.assemble``; never written by hand).
+    TASK_TEXT: ClassVar[str] = ""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -816,12 +827,37 @@ class CompiledBootcamp(BaseBootcamp):
         own = cls.__dict__.get("prompt_func")
         if isinstance(own, staticmethod):
             cls.prompt_func = staticmethod(_with_answer_format(own.__func__))  # type: ignore[method-assign]
-        source = cls.REFERENCE_PROGRAM
-        if type(source) is not str:
-            raise TypeError(f"{cls.__name__}.REFERENCE_PROGRAM must be a str, not "
-                            f"{type(source).__name__}")
-        if source:
-            _PROGRAMS[cls] = _Program(_compiled(source))
+        source, text = cls.REFERENCE_PROGRAM, cls.TASK_TEXT
+        for name, value in (("REFERENCE_PROGRAM", source), ("TASK_TEXT", text)):
+            if type(value) is not str:
+                raise TypeError(f"{cls.__name__}.{name} must be a str, not "
+                                f"{type(value).__name__}")
+        if not source:
+            return
+        program = _Program(_compiled(source))  # a program that does not compile fails first
+        if not text.strip() and _prompt_owner(cls) is CompiledBootcamp:
+            raise TypeError(
+                f"{cls.__name__} has no TASK_TEXT and no prompt_func: build the module with "
+                "synth.compiled.assemble(model_code, reference_program, task_text) (the default "
+                "prompt_func shows TASK_TEXT), or define a staticmethod prompt_func(identity)"
+            )
+        _PROGRAMS[cls] = program
+
+    @classmethod
+    def prompt_func(cls, identity: dict[str, Any]) -> str:
+        """The default prompt: ``TASK_TEXT`` (the task's problem text), then ``Input:`` and the
+        case's ``render_stdin(identity)`` in a ``` block, then
+        :data:`COMPILED_ANSWER_FORMAT`."""
+        render = getattr(cls, "render_stdin", None)
+        if render is None:
+            raise BootcampContractError(f"{cls.__name__} defines no render_stdin(identity)")
+        stdin = render(identity)
+        if type(stdin) is not str:
+            raise BootcampContractError(f"{cls.__name__}.render_stdin returned a "
+                                        f"{type(stdin).__name__}, not a str")
+        if not stdin.endswith("\n"):
+            stdin += "\n"
+        return f"{cls.TASK_TEXT.strip()}\n\nInput:\n```\n{stdin}```\n\n{COMPILED_ANSWER_FORMAT}"
 
     @classmethod
     def reference_answer(cls, identity: dict[str, Any]) -> str:
@@ -832,7 +868,7 @@ class CompiledBootcamp(BaseBootcamp):
         if program is None:
             raise BootcampContractError(
                 f"{cls.__name__} has no REFERENCE_PROGRAM: build the module with "
-                "synth.compiled.assemble(model_code, reference_program)"
+                "synth.compiled.assemble(model_code, reference_program, task_text)"
             )
         try:
             key: str | None = _dumps(identity, sort_keys=True, ensure_ascii=False,

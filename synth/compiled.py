@@ -4,9 +4,14 @@ In *compiled* mode the code model does not re-derive a CodeContests solution. It
 what needs understanding -- ``LEVELS``, the input generator, ``render_stdin``, the prompt and,
 for a problem with several valid outputs, ``check_output`` -- as a subclass of
 :class:`synth.bootcamp.CompiledBootcamp`; :func:`assemble` then puts the task's reference
-program into the module, so that the module's sha256 covers it::
+program and its problem text (:func:`task_text`) into the module, so that the module's sha256
+covers them::
 
     <the model's docstring and imports>
+
+    # The task's problem text, embedded by synth.compiled.assemble (do not edit): the
+    # contract's default prompt_func shows it with the case's input.
+    _TASK_TEXT = \"\"\"...\"\"\"
 
     # The task's reference program, embedded by synth.compiled.assemble (do not edit): the
     # answer key is its standard output on render_stdin(identity).
@@ -14,11 +19,14 @@ program into the module, so that the module's sha256 covers it::
 
     class XBootcamp(CompiledBootcamp):
         REFERENCE_PROGRAM = _REFERENCE_PROGRAM
+        TASK_TEXT = _TASK_TEXT
         <the model's class body>
 
-:func:`split` is the inverse (what a revision shows the model as its own part),
-:func:`check_embedded` says whether a module embeds exactly a given program (the gate and the
-workflow run it before trusting the oracle's agreement), and :func:`program_problems` says,
+The prompt's problem text is thus the task's own, not the model's paraphrase (a small model
+copies its exemplar's problem into a prompt_func). :func:`split` and :func:`parts` are the
+inverse (what a revision shows the model as its own part), :func:`check_embedded` says whether
+a module embeds exactly a given program and text (the workflow runs it before trusting the
+oracle's agreement), and :func:`program_problems` says,
 without running it, why the contract's runner could not run a program (then the task stays in
 full mode). Nothing here imports or runs the code it reads.
 """
@@ -28,6 +36,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 from pathlib import Path
+from typing import NamedTuple
 
 from synth.bootcamp import PROGRAM_MODULES, PROGRAM_SYS_NAMES
 from synth.tasks import TaskDescription
@@ -40,13 +49,19 @@ __all__ = [
     "EXEMPLAR",
     "EXEMPLAR_PATH",
     "EXEMPLAR_TITLE",
+    "TEXT_CONSTANT",
+    "TEXT_LINE",
     "AssemblyError",
+    "Parts",
     "assemble",
     "check_embedded",
     "compiled_reference",
     "embedded_program",
+    "embedded_text",
+    "parts",
     "program_problems",
     "split",
+    "task_text",
 ]
 
 #: The contract's base class of compiled bootcamps.
@@ -61,6 +76,17 @@ _MARKER = [
     "# The task's reference program, embedded by synth.compiled.assemble (do not edit): the",
     "# answer key is its standard output on render_stdin(identity).",
 ]
+#: The module-level constant that holds the task's problem text, the class attribute the
+#: contract's default prompt_func reads, and the class body's line after CLASS_LINE.
+TEXT_CONSTANT = "_TASK_TEXT"
+TEXT_ATTRIBUTE = "TASK_TEXT"
+TEXT_LINE = f"{TEXT_ATTRIBUTE} = {TEXT_CONSTANT}"
+_TEXT_MARKER = [
+    "# The task's problem text, embedded by synth.compiled.assemble (do not edit): the",
+    "# contract's default prompt_func shows it with the case's input.",
+]
+#: every name only assemble binds
+_NAMES = (CONSTANT, ATTRIBUTE, TEXT_CONSTANT, TEXT_ATTRIBUTE)
 
 
 #: The compiled-mode exemplar: the part of a compiled bootcamp that the model writes (for the
@@ -145,18 +171,23 @@ def _is_docstring(stmt: ast.stmt) -> bool:
         isinstance(stmt.value.value, str)
 
 
-def _constant_value(stmt: ast.stmt) -> str | None:
-    """The program of ``_REFERENCE_PROGRAM = "<str>"``, or None for any other statement."""
-    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and _binds(stmt, CONSTANT) and \
+def _constant_value(stmt: ast.stmt, name: str = CONSTANT) -> str | None:
+    """The string of ``<name> = "<str>"`` (the program, or the text), or None for any other
+    statement."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and _binds(stmt, name) and \
             isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
         return stmt.value.value
     return None
 
 
-def _is_class_line(stmt: ast.stmt) -> bool:
+def _is_class_line(stmt: ast.stmt, attribute: str = ATTRIBUTE, constant: str = CONSTANT) -> bool:
     return isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and \
-        _binds(stmt, ATTRIBUTE) and isinstance(stmt.value, ast.Name) and \
-        stmt.value.id == CONSTANT
+        _binds(stmt, attribute) and isinstance(stmt.value, ast.Name) and \
+        stmt.value.id == constant
+
+
+def _is_text_line(stmt: ast.stmt) -> bool:
+    return _is_class_line(stmt, TEXT_ATTRIBUTE, TEXT_CONSTANT)
 
 
 def _span(stmt: ast.stmt) -> tuple[int, int]:
@@ -198,16 +229,20 @@ def literal(program: str) -> str:
     return repr(program)
 
 
-def assemble(model_code: str, reference_program: str) -> str:
+def assemble(model_code: str, reference_program: str, task_text: str | None = None) -> str:
     """The module: ``model_code`` with ``reference_program`` embedded as the module-level
     constant ``_REFERENCE_PROGRAM`` (after the imports) and ``REFERENCE_PROGRAM =
     _REFERENCE_PROGRAM`` as the first statement of the ``CompiledBootcamp`` subclass (after its
-    docstring). Any ``REFERENCE_PROGRAM`` / ``_REFERENCE_PROGRAM`` the model wrote itself is
+    docstring). With ``task_text`` (the task's problem text, :func:`task_text`), also
+    ``_TASK_TEXT`` (before the program) and ``TASK_TEXT = _TASK_TEXT`` (after the class line):
+    the contract's default prompt_func shows it. Any of these names the model bound itself is
     replaced. Raises :class:`AssemblyError` naming what to change."""
     if not isinstance(reference_program, str) or not reference_program.strip():
         raise AssemblyError("the reference program is empty")
+    if task_text is not None and (not isinstance(task_text, str) or not task_text.strip()):
+        raise AssemblyError("the task text is empty")
     _parse(model_code, "the module")
-    model_code = split(model_code)[0]  # an embedded program of an earlier assembly goes
+    model_code = split(model_code)[0]  # what an earlier assembly embedded goes
     tree = _parse(model_code, "the module")
     leaf = _bootcamp_class(tree)
     lines = model_code.splitlines(keepends=True)
@@ -215,11 +250,11 @@ def assemble(model_code: str, reference_program: str) -> str:
         lines[-1] += "\n"
     removals: list[tuple[int, int]] = []  # 0-based inclusive line spans
     for stmt in tree.body:
-        if _binds(stmt, CONSTANT) or _binds(stmt, ATTRIBUTE):
+        if any(_binds(stmt, name) for name in _NAMES):
             removals.append(_checked_removal(stmt, tree.body, "the module"))
     for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
         for stmt in cls.body:
-            if _binds(stmt, ATTRIBUTE) or _binds(stmt, CONSTANT):
+            if any(_binds(stmt, name) for name in _NAMES):
                 removals.append(_checked_removal(stmt, cls.body, cls.name))
     # where the class line goes: after the docstring, else before the first kept statement
     kept = [s for s in leaf.body if _span(s) not in removals]
@@ -242,7 +277,12 @@ def assemble(model_code: str, reference_program: str) -> str:
     else:
         const_at = 0
     block = ["\n", *(m + "\n" for m in _MARKER), f"{CONSTANT} = {literal(reference_program)}\n"]
-    inserts = [(class_at, [f"{indent}{CLASS_LINE}\n"]), (const_at, block)]
+    class_lines = [f"{indent}{CLASS_LINE}\n"]
+    if task_text is not None:
+        block = ["\n", *(m + "\n" for m in _TEXT_MARKER),
+                 f"{TEXT_CONSTANT} = {literal(task_text)}\n", *block]
+        class_lines.append(f"{indent}{TEXT_LINE}\n")
+    inserts = [(class_at, class_lines), (const_at, block)]
     out: list[str] = []
     for i in range(len(lines) + 1):
         for at, new in inserts:
@@ -257,47 +297,79 @@ def _checked_removal(stmt: ast.stmt, body: list[ast.stmt], where: str) -> tuple[
     names = [t.id if isinstance(t, ast.Name) else ast.unparse(t) for t in _targets(stmt)]
     if len(names) != 1:
         raise AssemblyError(f"line {stmt.lineno}: {', '.join(names)} are assigned together in "
-                            f"{where}; do not assign {ATTRIBUTE} yourself (assemble adds it)")
+                            f"{where}; do not assign {ATTRIBUTE} or {TEXT_ATTRIBUTE} yourself "
+                            "(assemble adds them)")
     _alone(stmt, body, f"the assignment to {names[0]}")
     return _span(stmt)
 
 
-def split(module_code: str) -> tuple[str, str | None]:
-    """``(model_code, reference_program)``: the inverse of :func:`assemble` (the model's own
-    part, to show it in a revision), or ``(module_code, None)`` for a module that embeds no
-    program."""
+class Parts(NamedTuple):
+    """A module taken apart (:func:`parts`): the model's own part and what assemble embedded
+    (None where nothing is)."""
+
+    model_code: str
+    program: str | None
+    task_text: str | None
+
+
+def parts(module_code: str) -> Parts:
+    """The inverse of :func:`assemble`: the model's own part (to show it in a revision), the
+    embedded program and the embedded task text. Each embedding is taken out only when the
+    module binds its constant exactly once (else it stays in the model's part, and its field is
+    None); a module that embeds nothing comes back unchanged."""
     try:
         tree = ast.parse(module_code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return module_code, None
-    constants = [s for s in tree.body if _constant_value(s) is not None]
-    if len(constants) != 1:
-        return module_code, None
-    stmt = constants[0]
-    program = _constant_value(stmt)
+        return Parts(module_code, None, None)
     lines = module_code.splitlines(keepends=True)
-    first, last = _span(stmt)
-    drop = set(range(first, last + 1))
-    at = first
-    for marker in reversed(_MARKER):  # the comment assemble wrote above it, and its blank line
-        if at > 0 and lines[at - 1].rstrip("\n") == marker:
-            at -= 1
-            drop.add(at)
-        else:
-            break
-    if at > 0 and not lines[at - 1].strip():
-        drop.add(at - 1)
-    for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
-        for inner in cls.body:
-            if _is_class_line(inner):
-                a, b = _span(inner)
-                drop.update(range(a, b + 1))
-    return "".join(line for i, line in enumerate(lines) if i not in drop), program
+    drop: set[int] = set()
+    found: dict[str, str | None] = {}
+    for constant, attribute, marker in ((CONSTANT, ATTRIBUTE, _MARKER),
+                                        (TEXT_CONSTANT, TEXT_ATTRIBUTE, _TEXT_MARKER)):
+        constants = [s for s in tree.body if _constant_value(s, constant) is not None]
+        found[constant] = None
+        if len(constants) != 1:
+            continue
+        stmt = constants[0]
+        found[constant] = _constant_value(stmt, constant)
+        first, last = _span(stmt)
+        drop.update(range(first, last + 1))
+        at = first
+        for line in reversed(marker):  # the comment assemble wrote above it, and its blank line
+            if at > 0 and lines[at - 1].rstrip("\n") == line:
+                at -= 1
+                drop.add(at)
+            else:
+                break
+        if at > 0 and not lines[at - 1].strip():
+            drop.add(at - 1)
+        for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+            for inner in cls.body:
+                if _is_class_line(inner, attribute, constant):
+                    a, b = _span(inner)
+                    drop.update(range(a, b + 1))
+    if not drop:
+        return Parts(module_code, None, None)
+    own = "".join(line for i, line in enumerate(lines) if i not in drop)
+    return Parts(own, found[CONSTANT], found[TEXT_CONSTANT])
+
+
+def split(module_code: str) -> tuple[str, str | None]:
+    """``(model_code, reference_program)`` of :func:`parts`: the model's own part (without any
+    embedding, the task text's included) and the embedded program, or ``(module_code, None)``
+    for a module that embeds nothing."""
+    own, program, _ = parts(module_code)
+    return own, program
 
 
 def embedded_program(module_code: str) -> str | None:
     """The program a module embeds (its one ``_REFERENCE_PROGRAM`` constant), or None."""
-    return split(module_code)[1]
+    return parts(module_code).program
+
+
+def embedded_text(module_code: str) -> str | None:
+    """The task text a module embeds (its one ``_TASK_TEXT`` constant), or None."""
+    return parts(module_code).task_text
 
 
 # ------------------------------------------------------------------------------------------
@@ -305,15 +377,19 @@ def embedded_program(module_code: str) -> str | None:
 # ------------------------------------------------------------------------------------------
 
 
-def check_embedded(module_code: str, reference_program: str) -> str | None:
+def check_embedded(module_code: str, reference_program: str,
+                   task_text: str | None = None) -> str | None:
     """None when the module is an assembled compiled bootcamp that embeds exactly
-    ``reference_program`` and nothing can swap it; else the first problem, in one sentence.
+    ``reference_program`` (and ``task_text``, when given) and nothing can swap them; else the
+    first problem, in one sentence.
 
     Checked: one binding of ``_REFERENCE_PROGRAM`` in the whole module, at top level, a string
     literal equal to the program; one ``CompiledBootcamp`` subclass whose body begins (after
-    its docstring) with ``REFERENCE_PROGRAM = _REFERENCE_PROGRAM``; no other binding of
-    either name (assignment, attribute, import alias, ``global``, a string naming it) and no
-    import or attribute use of the contract's ``run_program``."""
+    its docstring) with ``REFERENCE_PROGRAM = _REFERENCE_PROGRAM``; with ``task_text``, one
+    top-level ``_TASK_TEXT`` literal byte-equal to it and ``TASK_TEXT = _TASK_TEXT`` right
+    after that line (without it, an assembled text is allowed, not required); no other binding
+    of these names (assignment, attribute, import alias, ``global``, a string naming one) and
+    no import or attribute use of the contract's ``run_program``."""
     try:
         tree = ast.parse(module_code)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
@@ -335,6 +411,20 @@ def check_embedded(module_code: str, reference_program: str) -> str | None:
         return f"the body of {leaf.name} must begin with `{CLASS_LINE}`"
     assert isinstance(constant, ast.Assign) and isinstance(class_line, ast.Assign)
     allowed = {id(constant.targets[0]), id(class_line.targets[0])}
+    texts = [s for s in tree.body if _constant_value(s, TEXT_CONSTANT) is not None]
+    text_line = body[1] if len(body) > 1 and _is_text_line(body[1]) else None
+    if task_text is not None:
+        if len(texts) != 1:
+            return (f"the module must bind {TEXT_CONSTANT} exactly once, at top level, to the "
+                    f"task's problem text (found {len(texts)} such constants)")
+        if _constant_value(texts[0], TEXT_CONSTANT) != task_text:
+            return f"the text in {TEXT_CONSTANT} is not the task's problem text"
+        if text_line is None:
+            return f"the body of {leaf.name} must go on with `{TEXT_LINE}` after `{CLASS_LINE}`"
+    if len(texts) == 1 and text_line is not None:
+        for stmt in (texts[0], text_line):
+            assert isinstance(stmt, ast.Assign)
+            allowed.add(id(stmt.targets[0]))
     for node in ast.walk(tree):
         problem = _swap(node, allowed)
         if problem:
@@ -346,21 +436,22 @@ def _swap(node: ast.AST, allowed: set[int]) -> str | None:
     """Why ``node`` could bind or replace the embedded program, or None."""
     if id(node) in allowed:
         return None
-    names = (CONSTANT, ATTRIBUTE)
+    names = _NAMES
     if isinstance(node, ast.Name) and node.id in names and not isinstance(node.ctx, ast.Load):
         return f"{node.id} is bound here; only assemble binds it"
     if isinstance(node, ast.Attribute) and node.attr in names and \
             not isinstance(node.ctx, ast.Load):
         return f"an attribute {node.attr} is set here; only assemble sets it"
     if isinstance(node, ast.Global | ast.Nonlocal) and set(node.names) & set(names):
-        return "a global statement names the embedded program"
+        return "a global statement names an embedded program or text"
     if isinstance(node, ast.alias) and (node.asname or node.name) in names:
-        return "an import binds the embedded program's name"
+        return "an import binds an embedded program's or text's name"
     if isinstance(node, ast.arg | ast.ExceptHandler) and \
             getattr(node, "arg", getattr(node, "name", None)) in names:
-        return "a parameter or exception binds the embedded program's name"
+        return "a parameter or exception binds an embedded program's or text's name"
     if isinstance(node, ast.Constant) and node.value in names:
-        return f"the string {node.value!r} names the embedded program (setattr, type(...))"
+        what = "program" if node.value in (CONSTANT, ATTRIBUTE) else "task text"
+        return f"the string {node.value!r} names the embedded {what} (setattr, type(...))"
     if (isinstance(node, ast.Attribute) and node.attr == "run_program") or \
             (isinstance(node, ast.alias) and node.name == "run_program"):
         return "run_program is the contract's own; CompiledBootcamp runs the program itself"
@@ -432,3 +523,27 @@ def compiled_reference(task: TaskDescription) -> str | None:
                 not program_problems(ref.code):
             return ref.code
     return None
+
+
+def task_text(task: TaskDescription) -> str:
+    """The task's problem text as a compiled bootcamp embeds it (plain text): the title, the
+    statement, then whatever of the input and output specifications, examples and notes the
+    statement does not already hold (a CodeContests statement holds them all)."""
+    statement = task.statement.strip()
+    title = task.title.strip()
+    blocks = [statement] if statement.startswith(title) else [title, statement]
+    for heading, extra in (("Input", task.input_spec), ("Output", task.output_spec)):
+        if extra and extra.strip() and extra.strip() not in statement:
+            blocks.append(f"{heading}\n\n{extra.strip()}")
+    if task.examples and not all(ex.input.strip() in statement and ex.output.strip() in statement
+                                 for ex in task.examples):
+        shown = []
+        for i, ex in enumerate(task.examples, 1):
+            one = f"Example {i}\ninput:\n{ex.input.rstrip()}\noutput:\n{ex.output.rstrip()}"
+            if ex.explanation and ex.explanation.strip():
+                one += f"\n{ex.explanation.strip()}"
+            shown.append(one)
+        blocks.append("Examples\n\n" + "\n\n".join(shown))
+    if task.notes and task.notes.strip() and task.notes.strip() not in statement:
+        blocks.append(f"Note\n\n{task.notes.strip()}")
+    return "\n\n".join(blocks) + "\n"

@@ -1,8 +1,9 @@
 """Compiled bootcamp of bootcamp-synth; task: CodeContests sample "13_E. Strangers to m".
 
 Provenance: record 13 of ``task_descriptions/codecontests/sample.jsonl``, written by hand as
-the compiled-mode exemplar. The task's reference program is embedded by
-``synth.compiled.assemble``; the answer key is its output on ``render_stdin``.
+the compiled-mode exemplar. The task's reference program and problem text are embedded by
+``synth.compiled.assemble``; the answer key is the program's output on ``render_stdin``, and
+the contract's default prompt_func shows the problem text with that input.
 """
 
 from __future__ import annotations
@@ -10,12 +11,6 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from synth.bootcamp import CompiledBootcamp
-
-
-def _render(identity: dict[str, Any]) -> str:
-    lines = [str(len(identity["queries"]))]
-    lines += [f"{n} {m}" for n, m in identity["queries"]]
-    return "\n".join(lines) + "\n"
 
 
 class StrangersToMBootcamp(CompiledBootcamp):
@@ -42,16 +37,6 @@ class StrangersToMBootcamp(CompiledBootcamp):
 
     @staticmethod
     def render_stdin(identity: dict[str, Any]) -> str:
-        return _render(identity)
-
-    @staticmethod
-    def prompt_func(identity: dict[str, Any]) -> str:
-        return (
-            "Strangers to m\n\n"
-            "For positive integers n and m, count the integers x with 1 <= x <= n such that "
-            "gcd(x, m) = 1. Answer t independent queries.\n\n"
-            "Input: the first line holds t; each of the next t lines holds n and m.\n\n"
-            "Input:\n```\n" + _render(identity) + "```\n\n"
-            "Answer with t integers, one per query in order, separated by spaces or newlines, "
-            "inside <answer></answer> tags, e.g. <answer>3 5</answer>."
-        )
+        lines = [str(len(identity["queries"]))]
+        lines += [f"{n} {m}" for n, m in identity["queries"]]
+        return "\n".join(lines) + "\n"

@@ -28,20 +28,22 @@ Rules (``Violation.rule``):
 ``monkeypatch``      assignment to an attribute of ``BaseBootcamp`` or of an imported module
 ``compiled``         in a ``CompiledBootcamp`` module: ``reference_answer`` or
                      ``_verify_correction`` defined (the answer key is the embedded program's
-                     output; ``check_output`` is the hook), ``REFERENCE_PROGRAM`` or
-                     ``_REFERENCE_PROGRAM`` bound other than as ``synth.compiled.assemble``
-                     writes them, or the contract's ``run_program`` imported or used (the
-                     contract runs the program)
+                     output; ``check_output`` is the hook), ``REFERENCE_PROGRAM``,
+                     ``_REFERENCE_PROGRAM``, ``TASK_TEXT`` or ``_TASK_TEXT`` bound other than
+                     as ``synth.compiled.assemble`` writes them, or the contract's
+                     ``run_program`` imported or used (the contract runs the program)
 ``introspection``    access to frames, code objects or the module table (``gi_frame``,
                      ``tb_frame``, ``f_back``, ``_getframe``, ``modules`` ...), to a module the
                      allowlist does not grant through another one (``dataclasses.sys``,
                      ``random._os``), or to a private attribute of an imported module; also as
                      a string constant naming such an attribute
 
-The string literal of the embedded program (the module-level ``_REFERENCE_PROGRAM = "..."``
-that ``synth.compiled.assemble`` writes) is not linted as code or names, like a docstring: it
-is the task's reference program, which the gate checks against the task
-(``synth.compiled.check_embedded``) and the oracle runs.
+The string literals of the embedded program and problem text (the module-level
+``_REFERENCE_PROGRAM = "..."`` and ``_TASK_TEXT = "..."`` that ``synth.compiled.assemble``
+writes) are not linted as code or names, like a docstring: they are the task's reference
+program and statement, which the workflow checks against the task
+(``synth.compiled.check_embedded``) and the oracle runs. A compiled class need not define
+``prompt_func``: the contract's default shows the embedded text.
 
 Mode ``"checker"`` lints an independent checker (a plain module with a top-level
 ``check(identity, answer)``, optionally ``solve`` and ``probes``): the same import allowlist
@@ -163,8 +165,12 @@ _BASE_NAMES = {"synth": "BaseBootcamp", "intern": "Basebootcamp", "checker": "Ba
 #: The contract's base of compiled bootcamps (synth mode), what its subclasses must define,
 #: and the names only ``synth.compiled.assemble`` binds.
 _COMPILED_BASE = "CompiledBootcamp"
-COMPILED_METHODS: tuple[str, ...] = ("case_generator", "prompt_func", "render_stdin")
+COMPILED_METHODS: tuple[str, ...] = ("case_generator", "render_stdin")
 _PROGRAM_CONSTANT, _PROGRAM_ATTRIBUTE = "_REFERENCE_PROGRAM", "REFERENCE_PROGRAM"
+_TEXT_CONSTANT, _TEXT_ATTRIBUTE = "_TASK_TEXT", "TASK_TEXT"
+#: constant -> class attribute, of each embedding assemble writes
+_EMBEDDED = {_PROGRAM_CONSTANT: _PROGRAM_ATTRIBUTE, _TEXT_CONSTANT: _TEXT_ATTRIBUTE}
+_EMBEDDED_NAMES = (_PROGRAM_CONSTANT, _PROGRAM_ATTRIBUTE, _TEXT_CONSTANT, _TEXT_ATTRIBUTE)
 
 _DUNDER = re.compile(r"^__\w+__$")
 _FORMAT_DUNDER = re.compile(r"\{[^{}]*__\w+__[^{}]*\}")
@@ -242,7 +248,7 @@ class _Linter(ast.NodeVisitor):
         self.module_aliases: set[str] = set()  # names bound to imported modules
         self.base_aliases: set[str] = {_BASE_NAMES[mode]}
         self.compiled_aliases: set[str] = {_COMPILED_BASE} if mode == "synth" else set()
-        self.program_nodes: set[int] = set()  # id() of the assembled REFERENCE_PROGRAM nodes
+        self.program_nodes: set[int] = set()  # id() of the assembled embedding's targets
         self.docstrings: set[int] = set()  # id() of docstring Constant nodes
         self.params: list[set[str]] = []  # parameter names of the enclosing functions
         self.call_funcs: set[int] = set()  # id() of the nodes that are called directly
@@ -319,10 +325,11 @@ class _Linter(ast.NodeVisitor):
             self.add(node, "compiled", "run_program is the contract's own: a CompiledBootcamp "
                      "runs its REFERENCE_PROGRAM itself")
             return True
-        if name in (_PROGRAM_CONSTANT, _PROGRAM_ATTRIBUTE) and not isinstance(ctx, ast.Load) \
+        if name in _EMBEDDED_NAMES and not isinstance(ctx, ast.Load) \
                 and id(node) not in self.program_nodes:
+            what = "reference program" if "PROGRAM" in name else "problem text"
             self.add(node, "compiled", f"{name} is written by synth.compiled.assemble (the "
-                     "task's reference program); do not bind or change it")
+                     f"task's {what}); do not bind or change it")
             return True
         return False
 
@@ -350,8 +357,9 @@ class _Linter(ast.NodeVisitor):
     def visit_Constant(self, node: ast.Constant) -> None:
         if isinstance(node.value, str) and id(node) not in self.docstrings:
             text = node.value
-            if self.mode == "synth" and text in (_PROGRAM_CONSTANT, _PROGRAM_ATTRIBUTE):
-                self.add(node, "compiled", f"the string {text!r} names the embedded program "
+            if self.mode == "synth" and text in _EMBEDDED_NAMES:
+                what = "program" if "PROGRAM" in text else "problem text"
+                self.add(node, "compiled", f"the string {text!r} names the embedded {what} "
                          "(setattr, type(...)); only synth.compiled.assemble writes it")
             elif _DUNDER.match(text) and text not in SAFE_DUNDERS:
                 self.add(node, "dunder", f"the string {text!r} names a dunder attribute")
@@ -444,22 +452,24 @@ class _Linter(ast.NodeVisitor):
         self.generic_visit(node)
 
     def _note_program(self, tree: ast.Module) -> None:
-        """The assembled embedding (once each): the module-level ``_REFERENCE_PROGRAM = "..."``
-        -- its string is prose to this lint, like a docstring -- and ``REFERENCE_PROGRAM =
-        _REFERENCE_PROGRAM`` in a class body."""
-        constants = [s for s in tree.body if isinstance(s, ast.Assign) and len(s.targets) == 1
-                     and isinstance(s.targets[0], ast.Name)
-                     and s.targets[0].id == _PROGRAM_CONSTANT
-                     and isinstance(s.value, ast.Constant) and isinstance(s.value.value, str)]
-        lines = [s for c in tree.body if isinstance(c, ast.ClassDef) for s in c.body
-                 if isinstance(s, ast.Assign) and len(s.targets) == 1
-                 and isinstance(s.targets[0], ast.Name) and s.targets[0].id == _PROGRAM_ATTRIBUTE
-                 and isinstance(s.value, ast.Name) and s.value.id == _PROGRAM_CONSTANT]
-        if len(constants) == 1:
-            self.program_nodes.add(id(constants[0].targets[0]))
-            self.docstrings.add(id(constants[0].value))
-        if len(lines) == 1:
-            self.program_nodes.add(id(lines[0].targets[0]))
+        """The assembled embeddings (once each): the module-level ``_REFERENCE_PROGRAM =
+        "..."`` and ``_TASK_TEXT = "..."`` -- their strings are prose to this lint, like a
+        docstring -- and ``REFERENCE_PROGRAM = _REFERENCE_PROGRAM`` and ``TASK_TEXT =
+        _TASK_TEXT`` in a class body."""
+        for constant, attribute in _EMBEDDED.items():
+            constants = [s for s in tree.body if isinstance(s, ast.Assign)
+                         and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+                         and s.targets[0].id == constant and isinstance(s.value, ast.Constant)
+                         and isinstance(s.value.value, str)]
+            lines = [s for c in tree.body if isinstance(c, ast.ClassDef) for s in c.body
+                     if isinstance(s, ast.Assign) and len(s.targets) == 1
+                     and isinstance(s.targets[0], ast.Name) and s.targets[0].id == attribute
+                     and isinstance(s.value, ast.Name) and s.value.id == constant]
+            if len(constants) == 1:
+                self.program_nodes.add(id(constants[0].targets[0]))
+                self.docstrings.add(id(constants[0].value))
+            if len(lines) == 1:
+                self.program_nodes.add(id(lines[0].targets[0]))
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         self._note_docstring(node.body)

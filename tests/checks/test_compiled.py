@@ -24,21 +24,26 @@ from synth.bootcamp import BaseBootcamp, CompiledBootcamp
 from synth.compiled import (
     CLASS_LINE,
     EXEMPLAR,
+    TEXT_LINE,
     AssemblyError,
+    Parts,
     assemble,
     check_embedded,
     compiled_reference,
     embedded_program,
+    embedded_text,
     literal,
+    parts,
     program_problems,
     split,
+    task_text,
 )
 from synth.gate import run_checks
 from synth.library import find_bootcamp_class
 from synth.sandbox import kit
 from synth.sandbox.base import Backend
 from synth.sandbox.static import check_source
-from synth.tasks import Provenance, ReferenceProgram, TaskDescription, TaskKind
+from synth.tasks import Example, Provenance, ReferenceProgram, TaskDescription, TaskKind
 
 REPO = Path(__file__).resolve().parents[2]
 COMPILED = REPO / "tests" / "fixtures" / "compiled"
@@ -110,8 +115,23 @@ def test_stored_fixture_is_the_assembly_of_its_model_part(name: str) -> None:
     assert stored == fixtures.assembled(name), \
         "out of date: run `python tests/fixtures/compiled/assemble_all.py`"
     assert split(stored) == (fixtures.model_part(name), fixtures.reference(name))
-    assert check_embedded(stored, fixtures.reference(name)) is None
+    assert parts(stored) == (fixtures.model_part(name), fixtures.reference(name),
+                             fixtures.text(name))
+    assert check_embedded(stored, fixtures.reference(name), fixtures.text(name)) is None
     assert check_source(stored) == []
+
+
+def test_the_sample_fixtures_use_the_default_prompt_and_pair_sum_its_own() -> None:
+    for name in NAMES:
+        camp, text = _camp(name), fixtures.text(name)
+        case = camp.from_level("easy", seed=1).case_generator()
+        prompt = camp.prompt_func(case)
+        assert f"Input:\n```\n{camp.render_stdin(case)}```" in prompt and "<answer>" in prompt
+        if text is None:  # pair_sum: its own prompt_func, no embedded text
+            assert "def prompt_func" in fixtures.model_part(name) and camp.TASK_TEXT == ""
+        else:
+            assert "def prompt_func" not in fixtures.model_part(name)
+            assert text == camp.TASK_TEXT and prompt.startswith(text.strip())
 
 
 def test_the_exemplar_is_the_strangers_fixture_and_short() -> None:
@@ -209,6 +229,97 @@ def test_the_literal_reads_back_exactly(program: str) -> None:
     module = assemble(MODEL, program)
     assert split(module)[1] == program
     module.encode("utf-8")  # writable as a source file
+
+
+TEXT = "Sum\n\nPrint the sum of n numbers (x.__class__ is int).\n"
+
+
+def test_assemble_embeds_the_task_text_and_parts_is_its_inverse() -> None:
+    module = assemble(MODEL, PROGRAM, TEXT)
+    tree = ast.parse(module)
+    assert [type(s).__name__ for s in tree.body] == \
+        ["Expr", "ImportFrom", "ImportFrom", "Assign", "Assign", "ClassDef"]
+    assert '_TASK_TEXT = """\\\nSum\n' in module  # readable, before the program
+    cls = tree.body[5]
+    assert isinstance(cls, ast.ClassDef)
+    assert [ast.unparse(s) for s in cls.body[1:3]] == [CLASS_LINE, TEXT_LINE]
+    assert parts(module) == Parts(MODEL, PROGRAM, TEXT) and split(module) == (MODEL, PROGRAM)
+    assert embedded_text(module) == TEXT and embedded_text(assemble(MODEL, PROGRAM)) is None
+    assert check_embedded(module, PROGRAM, TEXT) is None
+    assert check_embedded(module, PROGRAM) is None  # an assembled text is allowed unasked
+    assert assemble(module, PROGRAM, TEXT) == module
+    assert assemble(assemble(MODEL, PROGRAM, "Other\n"), PROGRAM, TEXT) == module
+    assert assemble(module, PROGRAM) == assemble(MODEL, PROGRAM)  # re-assembled without it
+    own = MODEL.replace('    """Sum a list."""\n',
+                        '    """Sum a list."""\n\n    TASK_TEXT = "count x with gcd(x, h) = 1"\n')
+    replaced = assemble(own, PROGRAM, TEXT)  # a text the model wrote itself goes
+    assert "gcd" not in replaced and check_embedded(replaced, PROGRAM, TEXT) is None
+    loaded: dict[str, Any] = {}
+    exec(compile(module, "<assembled>", "exec"), loaded)
+    assert loaded["SumBootcamp"].TASK_TEXT == TEXT
+    with pytest.raises(AssemblyError, match="task text is empty"):
+        assemble(MODEL, PROGRAM, " \n")
+
+
+@pytest.mark.parametrize(("edit", "problem"), [
+    (lambda m: m.replace("Print the sum", "Print the product"), "not the task's problem text"),
+    (lambda m: m + "\nSumBootcamp.TASK_TEXT = 'Stack Leveling'\n", "attribute TASK_TEXT"),
+    (lambda m: m + "\n_TASK_TEXT = 'x'\n", "_TASK_TEXT exactly once"),
+    (lambda m: m + "\nsetattr(SumBootcamp, 'TASK_TEXT', 'x')\n", "names the embedded task text"),
+    (lambda m: m.replace(f"    {TEXT_LINE}\n", ""), f"must go on with `{TEXT_LINE}`"),
+    (lambda m: m.replace(f"    {TEXT_LINE}\n", "    TASK_TEXT = 'gcd'\n"), "must go on with"),
+])
+def test_check_embedded_refuses_a_swapped_or_rebound_task_text(edit: Any, problem: str) -> None:
+    module = assemble(MODEL, PROGRAM, TEXT)
+    found = check_embedded(edit(module), PROGRAM, TEXT)
+    assert found is not None and problem in found, found
+
+
+def test_check_embedded_without_a_text_refuses_one_the_model_bound() -> None:
+    bound = assemble(MODEL, PROGRAM).replace(f"    {CLASS_LINE}\n",
+                                             f"    {CLASS_LINE}\n    TASK_TEXT = 'gcd'\n")
+    assert "TASK_TEXT is bound here" in (check_embedded(bound, PROGRAM) or "")
+    assert "_TASK_TEXT exactly once" in (check_embedded(assemble(MODEL, PROGRAM), PROGRAM, TEXT)
+                                         or "")
+
+
+def test_static_gate_on_the_task_text() -> None:
+    no_prompt = MODEL[:MODEL.index("    @staticmethod\n    def prompt_func")].rstrip("\n") + "\n"
+    module = assemble(no_prompt, PROGRAM, TEXT)
+    assert check_source(module) == []  # no prompt_func needed; the text is prose
+    assert not any(v.rule == "methods" for v in check_source(assemble(no_prompt, PROGRAM)))
+
+    def rules(code: str) -> set[str]:
+        return {v.rule for v in check_source(code)}
+
+    assert "compiled" in rules(module + "\nSumBootcamp.TASK_TEXT = 'x'\n")
+    assert "compiled" in rules(module + "\n_TASK_TEXT = 'x'\n")
+    assert "compiled" in rules(module + "\nX = {'TASK_TEXT': 1}\n")
+    assert "compiled" in rules(module.replace(f"    {TEXT_LINE}\n", "    TASK_TEXT = 'gcd'\n"))
+    assert "dunder" in rules(module + f"\nX = {TEXT!r}\n")  # only the embedded literal is prose
+
+
+def _task(**fields: Any) -> TaskDescription:
+    return TaskDescription(id="codecontests/x", source="codecontests",
+                           kind=TaskKind.STDIO_PROGRAM, provenance=Provenance(dataset="t",
+                                                                              location="t"),
+                           **fields)
+
+
+def test_task_text_renders_what_the_statement_does_not_hold() -> None:
+    sample = fixtures.sample_task(1)  # a CodeContests statement holds specs and examples
+    text = task_text(sample)
+    assert text == f"{sample.title}\n\n{sample.statement.strip()}\n"
+    assert text.startswith("Stack Leveling\n\n") and "gcd" not in text
+    bare = _task(title="Pairs", statement="Count the pairs.", input_spec="n, then n numbers",
+                 output_spec="one integer", notes="Pairs are unordered.",
+                 examples=[Example(input="2\n1 1\n", output="1\n", explanation="one pair")])
+    assert task_text(bare) == (
+        "Pairs\n\nCount the pairs.\n\nInput\n\nn, then n numbers\n\nOutput\n\none integer\n\n"
+        "Examples\n\nExample 1\ninput:\n2\n1 1\noutput:\n1\none pair\n\n"
+        "Note\n\nPairs are unordered.\n")
+    titled = _task(title="Pairs", statement="Pairs\n\nCount them.")
+    assert task_text(titled) == "Pairs\n\nCount them.\n"
 
 
 # ------------------------------------------------------------------------------------------
@@ -397,7 +508,8 @@ def test_the_compiled_prompt_part_is_short_and_says_what_to_write() -> None:
     assert len(text) < 2400, len(text)  # about 500 tokens: small models have small contexts
     for needed in ("CompiledBootcamp", "render_stdin", "case_generator", "prompt_func",
                    "check_output(identity, expected, answer)", "read-only", "<answer>",
-                   "reference_answer", "_verify_correction", "12 x 12"):
+                   "reference_answer", "_verify_correction", "12 x 12", "TASK_TEXT",
+                   "Leave `prompt_func` out"):
         assert needed in text, needed
     assert PROGRAM not in text  # _task.j2 shows the program, once
     via_mode, _ = prompts.render("_mode.j2", mode="compiled", task=None,

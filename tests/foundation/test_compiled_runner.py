@@ -515,6 +515,7 @@ def test_without_a_program_or_render_stdin_the_contract_says_what_is_missing() -
 
     class NoRender(CompiledBootcamp):
         REFERENCE_PROGRAM = "print(1)\n"
+        TASK_TEXT = "Print 1."
 
     with pytest.raises(BootcampContractError, match="render_stdin"):
         NoRender.reference_answer({})
@@ -531,6 +532,7 @@ armed.append(1)
 from synth.bootcamp import CompiledBootcamp
 class Camp(CompiledBootcamp):
     REFERENCE_PROGRAM = __PROGRAM__
+    TASK_TEXT = "Sum the numbers."
     @staticmethod
     def render_stdin(identity):
         return identity["stdin"]
