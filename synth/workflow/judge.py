@@ -245,6 +245,23 @@ def _targets(cands: list[Candidate]) -> list[Candidate]:
     return clean + [c for c in with_code if c not in clean]
 
 
+#: why a compiled candidate gets no independent checker
+COMPILED_NO_CHECKER = ("compiled mode: the answer key is the output of the task's verified "
+                       "reference program, compared token-wise by the contract, and the oracle "
+                       "check runs that program itself; a model-written checker adds nothing")
+
+
+def _compiled_against_verified(task: TaskDescription, cands: list[Candidate]) -> bool:
+    """Every new candidate is compiled, leaves answer checking to the contract (no
+    ``check_output`` of its own), and the task's embedded program is a verified one."""
+    from synth.workflow.coder import compiled_program, model_part
+
+    if not cands or compiled_program(task) is None:
+        return False
+    return all(c.get("mode") == "compiled" and "check_output" not in (model_part(c) or "")
+               for c in cands)
+
+
 def _need(state: TaskState) -> Reason | None:
     dispute = state.get("dispute")
     if dispute and dispute.get("status") == "pending":
@@ -284,6 +301,10 @@ async def judge(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command[
     current = state.get("checker")
     emit = ctx.run.events.emit
     new = [c for c in state.get("candidates", []) if c.get("code") and not c.get("checked")]
+    if reason == "initial" and _compiled_against_verified(task, new):
+        emit("node", task.id, node="judge", round=rnd, reason=reason, action="not_needed",
+             why=COMPILED_NO_CHECKER, elapsed_s=round(time.perf_counter() - t0, 4))
+        return Command(goto="check", update={"judge_status": "compiled"})
     if reason == "format":
         new = [c for c in new if not c.get("reused")][:1]
     examples, answers, problem = await _draw(ctx, task, _targets(new))

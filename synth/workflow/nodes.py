@@ -47,7 +47,7 @@ from synth.workflow.coder import (
     state_mode,
     task_mode,
 )
-from synth.workflow.judge import CHECKER_MARK, checker_dir
+from synth.workflow.judge import CHECKER_MARK, COMPILED_NO_CHECKER, checker_dir
 from synth.workflow.repair import gate_errors, repair_from_errors
 from synth.workflow.state import Candidate, CheckerInfo, Steering, TaskState, WorkflowContext
 
@@ -423,7 +423,8 @@ def _checker_fields(state: TaskState, task: TaskDescription, name: str,
     }
     if not checker:
         why = {"gave_up": "the judge model gave no usable checker",
-               "no_examples": "no example case could be drawn for the judge model"}
+               "no_examples": "no example case could be drawn for the judge model",
+               "compiled": COMPILED_NO_CHECKER}
         summary.update(status="no_checker", reason=why.get(state.get("judge_status", ""),
                                                             "the judge step did not run"))
         return {"differential": summary}

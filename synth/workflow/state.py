@@ -108,7 +108,7 @@ class TaskState(TypedDict, total=False):
     committed: str | None  # bootcamp name in the library
     checker: CheckerInfo | None  # the independent checker in use, if any
     checker_log: list[dict[str, Any]]  # every generation and attempt (no code: see the run folder)
-    judge_status: Literal["ready", "no_examples", "gave_up"]
+    judge_status: Literal["ready", "no_examples", "gave_up", "compiled"]
     dispute: Dispute | None  # the one dispute a task may raise
     format_regenerations: int
     mode: Literal["full", "compiled"]  # decided once, at the draft

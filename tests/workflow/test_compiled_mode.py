@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from e2e import REPO, FakeEndpoint, only_run, outcomes, synth, synth_env
-from fixtures.compiled.assemble_all import model_part, sample_reference
+from fixtures.compiled.assemble_all import model_part, sample_reference, sample_task
 
 from synth import compiled
 from synth.library import Library
@@ -69,7 +69,9 @@ def test_auto_mode_compiles_tasks_with_a_verified_reference_and_commits_them(run
         rec = next(r for r in lib.records() if r.task_id == tid)
         assert rec.mode == "compiled"
         code = lib.code(rec.name)
-        assert compiled.check_embedded(code, sample_reference(record)) is None
+        text = compiled.task_text(sample_task(record))
+        assert compiled.check_embedded(code, sample_reference(record), text) is None
+        assert compiled.embedded_text(code) == text and text.startswith(title)
         assert compiled.split(code) == (model_part(f"{record:02d}_{'strangers_to_m' if record == 13 else 'one_wall_down'}"), sample_reference(record))
         assert rec.reference_program is not None
         assert (lib.root / rec.reference_program).read_text() == sample_reference(record)
@@ -88,6 +90,7 @@ def test_the_compiled_prompts_and_the_revision_shows_the_models_own_part(run):
     assert revise["messages"][0] == system  # the same prefix for draft and revise
     text = revise["messages"][1]["content"]
     assert "_REFERENCE_PROGRAM" not in text and text.count(sample_reference(13).strip()) == 1
+    assert "_TASK_TEXT" not in text  # the model is shown its own part only
     assert "the pipeline repaired: contract_import" in text and "import of 'os' is not allowed" in text
     cands = run_dir / "candidates" / tid.replace("/", "_")
     # the model's part and the assembled module, both saved
@@ -124,3 +127,19 @@ def test_compiled_and_full_prefixes_are_each_stable(tmp_path: Path):
     small = coder.prefix(ctx(compact_exemplars=True), "compiled").text
     assert len(small) < len(comp.text)
     assert compact_source(compiled.COMPACT_EXEMPLAR).strip() in small
+
+
+def test_compiled_candidates_of_a_verified_program_get_no_model_written_checker(run):
+    """The verified program is the answer key and the oracle runs it: no judge call is spent,
+    the event says why, and the library record says why there is no checker."""
+    run_dir, lib = run
+    events = read_events(run_dir / "events.jsonl")
+    judged = [e for e in events if e["kind"] == "node" and e["node"] == "judge"]
+    skipped = [e for e in judged if e["action"] == "not_needed"]
+    assert skipped and {e["action"] for e in judged} <= {"not_needed", "no_examples"}  # no code: none
+    assert all("verified reference program" in e["why"] for e in skipped)
+    assert not [e for e in events if e["kind"] == "llm_call" and e["role"] == "judge"]
+    for rec in lib.records():
+        assert rec.checker_sha256 is None
+        assert (rec.differential or {}).get("status") == "no_checker"
+        assert "compiled mode" in (rec.differential or {}).get("reason", "")
