@@ -8,8 +8,9 @@ the same text in the draft, revise and steer prompts), then what to write or fix
 
 Modes: ``full`` -- the model writes the whole module; ``compiled`` -- for a task with a Python 3
 stdio reference program, the program is embedded in the module (:func:`synth.compiled.assemble`)
-and the model writes only the input generator, rendering, prompt and, where outputs are not
-unique, a checker. ``auto`` picks ``compiled`` where the task has a *verified* reference.
+with the task's problem text (the contract's default prompt shows it), and the model writes only
+the levels, the input generator, the rendering and, where outputs are not unique, a checker.
+``auto`` picks ``compiled`` where the task has a *verified* reference.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ CONTRACT_ELIDED = frozenset({
     "BaseBootcamp.__init_subclass__", "BaseBootcamp.__init__", "BaseBootcamp.from_level",
     "BaseBootcamp.extract_output", "BaseBootcamp.verify_score",
     "CompiledBootcamp.__init_subclass__", "CompiledBootcamp.reference_answer",
+    "CompiledBootcamp.prompt_func",
 })
 
 #: exemplar bootcamps from the shipped library, best first: a fixed set per mode, never per task
@@ -346,20 +348,23 @@ def module_docstring(task: TaskDescription) -> str:
 
 def assemble(c: Candidate, task: TaskDescription) -> None:
     """Compiled mode: ``c["code"]`` becomes the model's part (``c["model_code"]``) with the
-    task's program embedded; a part that cannot be assembled, or a module that does not embed
-    exactly the program, leaves no code and says why (for the next prompt)."""
+    task's program and problem text embedded (the contract's default prompt shows the text); a
+    part that cannot be assembled, or a module that does not embed exactly the program and
+    text, leaves no code and says why (for the next prompt)."""
     ref = reference(task, "compiled")
-    own = c.get("model_code") or ""
+    own = compiled.split(c.get("model_code") or "")[0]  # the model sees and keeps only its part
+    c["model_code"] = own
+    text = compiled.task_text(task)
     problem: str | None = None
     if ref is None:
         problem = "the task has no reference program to embed"
     else:
         try:
-            module = compiled.assemble(own, ref.code)
+            module = compiled.assemble(own, ref.code, text)
         except compiled.AssemblyError as exc:
             problem = str(exc)
         else:
-            problem = compiled.check_embedded(module, ref.code)
+            problem = compiled.check_embedded(module, ref.code, text)
             if problem is None:
                 c["code"] = module
                 c["failure"] = None
