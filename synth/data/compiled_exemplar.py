@@ -25,9 +25,7 @@ class StrangersToMBootcamp(CompiledBootcamp):
     def __init__(self, seed: int | None = None, queries: int = 4, max_n: int = 10**4,
                  max_m: int = 1000) -> None:
         super().__init__(seed=seed)
-        # the problem allows t <= 10, n <= 10^18, m <= 10^10; smaller keeps prompts readable
-        if not (1 <= queries <= 10 and 1 <= max_n <= 10**18 and 1 <= max_m <= 10**10):
-            raise ValueError("need 1 <= queries <= 10, 1 <= max_n <= 10^18, 1 <= max_m <= 10^10")
+        # within the problem's limits (t <= 10, n <= 10^18, m <= 10^10), small enough to read
         self.queries, self.max_n, self.max_m = queries, max_n, max_m
 
     def case_generator(self) -> dict[str, Any]:
