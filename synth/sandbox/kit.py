@@ -117,7 +117,7 @@ CODE_CHECK_EVERY = 64
 # -- the C functions the server calls, taken when the kit is imported (before any bootcamp code
 # runs): a bootcamp that patches ``os.write``, ``json._default_decoder`` or ``builtins.float``
 # in the modules it shares with the kit does not change what the kit uses ----------------------
-_is = operator.is_
+_is, _eq, _call = operator.is_, operator.eq, operator.call
 _isfinite = math.isfinite
 _os_read, _os_write, _os_fstat, _os_exit = os.read, os.write, os.fstat, os._exit
 _os_lstat, _os_readlink, _os_getcwd = os.lstat, os.readlink, os.getcwd
@@ -125,7 +125,8 @@ _select = select.select
 _setitimer, _ITIMER_REAL = signal.setitimer, signal.ITIMER_REAL
 _getframe = sys._getframe
 _S_ISLNK = stat.S_ISLNK
-_gc_disable, _gc_enable = gc.disable, gc.enable
+_gc_disable, _gc_enable, _gc_isenabled = gc.disable, gc.enable, gc.isenabled
+_gc_referents = gc.get_referents
 _FS_ENCODING = sys.getfilesystemencoding()
 _FunctionType, _CodeType, _TracebackType = types.FunctionType, types.CodeType, types.TracebackType
 _Namespace = types.SimpleNamespace
@@ -469,6 +470,7 @@ def _enter() -> None:
     bootcamp can run inside it. Nothing of the bootcamp is called in one."""
     g = _G
     if not g.trusted:
+        g.collecting = _gc_isenabled()
         _gc_disable()
     g.trusted += 1
 
@@ -476,7 +478,7 @@ def _enter() -> None:
 def _leave() -> None:
     g = _G
     g.trusted -= 1
-    if not g.trusted:
+    if not g.trusted and g.collecting:
         _gc_enable()
 
 
@@ -506,7 +508,7 @@ def _usage(message: str) -> Exception:
 def _bounded(fn: Any, args: tuple[Any, ...], limit: float) -> Any:
     """``fn(*args)``: its value, or a failure describing how it raised, ran out of memory or ran
     past ``limit`` seconds (the SIGALRM handler raises KeyboardInterrupt in it)."""
-    _setitimer(_ITIMER_REAL, max(0.001, limit))
+    _setitimer(_ITIMER_REAL, limit if limit > 0.001 else 0.001)
     try:
         return fn(*args)
     except BaseException as exc:
@@ -600,18 +602,23 @@ def _functions(owner: Any) -> list[tuple[str, Any]]:
 
 
 def _snapshot(dicts: list[tuple[str, Any]], views: list[tuple[str, Any, tuple[str, ...]]],
-              fns: list[tuple[str, Any]], classes: list[Any]) -> Any:
+              fns: list[tuple[str, Any]], classes: list[Any],
+              cold_dicts: tuple[tuple[str, Any], ...] = (),
+              cold_views: tuple[tuple[str, Any, tuple[str, ...]], ...] = ()) -> Any:
     """Identity of what the scoring path relies on, now: mappings (every key and value, in
-    order: a replaced, added, removed or re-added attribute changes them), views (a few keys of
+    order: a replaced, added, removed or re-added attribute changes them), views (some keys of
     a big mapping: the builtins and module attributes the contract reads), functions (code,
-    defaults, keyword defaults, closure) and classes (MRO and metaclass)."""
+    defaults, keyword defaults, closure) and classes (MRO and metaclass). ``dicts``, ``views``
+    and the classes are compared at every call; the cold ones and the functions every
+    :data:`CODE_CHECK_EVERY` calls and whenever something changed."""
     return _Namespace(
         dicts=[(label, d, tuple(d), tuple(d.values())) for label, d in dicts],
         views=[(label, d, keys, tuple(map(d.get, keys))) for label, d, keys in views],
+        cold_dicts=[(label, d, tuple(d), tuple(d.values())) for label, d in cold_dicts],
+        cold_views=[(label, d, keys, tuple(map(d.get, keys))) for label, d, keys in cold_views],
         labels=[label for label, _ in fns], fns=[fn for _, fn in fns],
         codes=_read_codes([fn for _, fn in fns]),
-        classes=[(c, _type_mro(c), type(c)) for c in classes],
-        calls=0)
+        classes=[(c, _type_mro(c), type(c)) for c in classes])
 
 
 def _read_codes(fns: list[Any]) -> list[Any]:
@@ -625,30 +632,105 @@ def _read_codes(fns: list[Any]) -> list[Any]:
     return out
 
 
-def _intact(snap: Any) -> bool:
-    """The per-call check: mappings, views and classes by identity (no audited reads); the
-    functions' code, defaults and closures every :data:`CODE_CHECK_EVERY` calls (while the guard
-    is armed, setting them is refused and recorded anyway: that comparison is the second line)."""
-    for _, d, keys, values in snap.dicts:
+def _dicts_intact(states: list[Any]) -> bool:
+    for _, d, keys, values in states:
         if len(d) != len(keys) or not all(map(_is, d.values(), values)) \
                 or not all(map(_is, d, keys)):
             return False
-    for _, d, keys, values in snap.views:
-        if not all(map(_is, map(d.get, keys), values)):
-            return False
-    for c, mro, meta in snap.classes:
-        if _type_mro(c) is not mro or type(c) is not meta:
-            return False
-    snap.calls += 1
-    if snap.calls % CODE_CHECK_EVERY:
-        return True
-    return all(map(_is, _read_codes(snap.fns), snap.codes))
+    return True
+
+
+def _views_intact(states: list[Any]) -> bool:
+    return all([all(map(_is, map(d.get, keys), values)) for _, d, keys, values in states])
+
+
+def _classes_intact(states: list[Any]) -> bool:
+    return all([_type_mro(c) is mro and type(c) is meta for c, mro, meta in states])
+
+
+def _intact(snap: Any) -> bool:
+    """Everything in a snapshot, by identity: mappings, views, classes, and the functions'
+    code, defaults and closures (read in a critical section)."""
+    return _dicts_intact(snap.dicts) and _dicts_intact(snap.cold_dicts) \
+        and _views_intact(snap.views) and _views_intact(snap.cold_views) \
+        and _classes_intact(snap.classes) and all(map(_is, _read_codes(snap.fns), snap.codes))
+
+
+def _scoring_intact() -> bool:
+    """The check before and after every scoring call (no audited reads; two C-level passes):
+    everything a score depends on -- the class's own attributes, MRO and metaclass, the
+    contract attributes on the scoring path (``verify_score``, ``extract_output``,
+    ``_verify_correction``, ... where the class inherits them), the contract globals, builtins
+    and module attributes their code reads, and the size of the class dicts, of
+    ``BaseBootcamp``'s and of the contract module's (an added global could shadow a builtin).
+    The rest of the contract and the functions' code, defaults and closures are compared every
+    :data:`CODE_CHECK_EVERY` calls (while the guard is armed, setting code or defaults is
+    refused and recorded anyway)."""
+    hot = _S.hot
+    return all(map(_eq, map(len, hot.sized), hot.sizes)) \
+        and all(map(_is, map(_call, hot.getters, hot.keys), hot.values))
+
+
+def _hot(contract_snap: Any, class_snap: Any, mro: Any) -> Any:
+    """What :func:`_scoring_intact` compares, flattened: a getter and a key per value, and the
+    values they gave when the snapshots were taken (the contract's: before the import). Class dicts
+    are read through the dict behind their mappingproxy (``mappingproxy.get`` is a Python-level
+    method call; ``dict.get`` is not)."""
+    names: set[str] = set()
+    for k in mro:
+        names.update(_S.contract_reads.get(k, ()))
+    groups: list[tuple[Any, tuple[Any, ...], tuple[Any, ...]]] = []
+    sized = []
+    for _, d, keys, values in class_snap.dicts:
+        real = _real_dict(d)
+        sized.append(real)
+        groups.append((real.get, keys, values))
+    for label, d, keys, values in contract_snap.cold_dicts:
+        real = _real_dict(d)
+        sized.append(real)
+        pairs = [(k, v) for k, v in zip(keys, values, strict=True)
+                 if k in names or (label == "BaseBootcamp" and k in _SCORING)]
+        groups.append((real.get, tuple(k for k, _ in pairs), tuple(v for _, v in pairs)))
+    for label, d, keys, values in contract_snap.cold_views:  # builtins, module attributes
+        if label != "synth.bootcamp":  # (its dict is above)
+            pairs = [(k, v) for k, v in zip(keys, values, strict=True) if k in names]
+            groups.append((d.get, tuple(k for k, _ in pairs), tuple(v for _, v in pairs)))
+    for k in mro:  # the scoring attributes of the other contract classes (CompiledBootcamp)
+        if k in _S.contract_reads and k is not _S.base:
+            real = _real_dict(_type_dict(k))
+            keys = tuple(name for name in _SCORING if name in real)
+            groups.append((real.get, keys, tuple(map(real.get, keys))))
+    classes = list({id(c): (c, m, t) for c, m, t in contract_snap.classes + class_snap.classes}
+                   .values())
+    cs = tuple(c for c, _, _ in classes)
+    groups.append((_type_mro, cs, tuple(m for _, m, _ in classes)))
+    groups.append((type, cs, tuple(t for _, _, t in classes)))
+    return _Namespace(sized=tuple(sized), sizes=tuple(map(len, sized)),
+                      getters=tuple(g for g, keys, _ in groups for _ in keys),
+                      keys=tuple(k for _, keys, _ in groups for k in keys),
+                      values=tuple(v for _, _, values in groups for v in values))
+
+
+def _real_dict(mapping: Any) -> Any:
+    """The dict behind a class's mappingproxy (a dict stays itself), read in a critical
+    section."""
+    if type(mapping) is dict:
+        return mapping
+    _enter()
+    try:
+        found = [ref for ref in _gc_referents(mapping) if type(ref) is dict]
+    finally:
+        _leave()
+    if len(found) != 1:
+        raise _failure({"kind": "error", "type": "RuntimeError", "traceback": "",
+                        "message": "cannot read a class dict (the kit needs the one behind it)"})
+    return found[0]
 
 
 def _changes(snap: Any) -> list[str]:
-    """What changed since the snapshot, named."""
+    """What changed since the snapshot, named (everything is compared)."""
     found: list[str] = []
-    for label, d, keys, values in snap.dicts:
+    for label, d, keys, values in snap.dicts + snap.cold_dicts:
         live = tuple(d)
         if len(live) != len(keys) or not all(map(_is, live, keys)):
             try:
@@ -662,7 +744,7 @@ def _changes(snap: Any) -> list[str]:
             if old is not new:
                 found.append(f"{label}.{key if type(key) is str else '?'} was replaced")
                 break
-    for label, d, keys, values in snap.views:
+    for label, d, keys, values in snap.cold_views or snap.views:
         replaced = [key for key, old in zip(keys, values, strict=True) if d.get(key) is not old]
         if replaced:
             found.append(f"{label}: {', '.join(replaced[:5])} replaced")
@@ -680,7 +762,7 @@ def _tampered() -> list[str]:
     s = _S
     out: list[str] = []
     for snap in (s.contract_snap, s.class_snap):
-        if snap is not None and not _intact(snap):
+        if not _intact(snap):
             out += _changes(snap)
     return out + [f"blocked: {e}" for e in _G.events]
 
@@ -717,21 +799,37 @@ def _serve_loop() -> None:
             raise SystemExit(0)
         rid: Any = None
         try:
-            request = loads(line)
+            try:  # the host's lines are exactly one JSON value: the scanner alone, on the hot path
+                request, end = _SCAN(line.decode("utf-8", "surrogatepass"), 0)
+                if end != len(line):
+                    request = loads(line)
+            except StopIteration:
+                request = loads(line)
             if type(request) is not list or len(request) != 3:
                 raise _usage("a request is [id, method, params]")
             rid, method, params = request
-            handler = handlers.get(method) if type(method) is str else None
-            if handler is None or type(params) is not dict:
-                raise _usage(f"unknown method {method!r:.80}")
-            value = handler(params)
+            value = _dispatch(handlers, method, params)
             if method == "score" and type(rid) is int and len(value) == 1 \
                     and type(value["score"]) is float:  # the warm pool's hot path
                 _put(b'%s"id":%d,"ok":{"score":%r}}\n' % (s.prefix, rid, value["score"]))
             else:
                 _send({"id": rid, "ok": value})
         except BaseException as exc:
+            s.clean = False
+            _gc_enable()
             _send({"id": rid, "err": _error_of(exc)})
+
+
+def _dispatch(handlers: dict[str, Any], method: Any, params: Any) -> Any:
+    """One question to its handler. Anything but a score ends the clean state of
+    :func:`m_score` (another handler may drop the bootcamp's objects or run its code)."""
+    handler = handlers.get(method) if type(method) is str else None
+    if handler is None or type(params) is not dict:
+        raise _usage(f"unknown method {method!r:.80}")
+    if method != "score":
+        _S.clean = False
+        _gc_enable()
+    return handler(params)
 
 
 def _error_of(exc: BaseException) -> Any:
@@ -774,6 +872,7 @@ def _load() -> dict[str, Any]:
         info["tampered"] = changed
         s.class_snap = _snapshot([(_name_of_class(k), _type_dict(k)) for k in own], [],
                                  [f for k in own for f in _functions(k)], [cls, *own])
+        s.hot = _hot(s.contract_snap, s.class_snap, mro)
     info["defines"] = [name for name in s.contract_names
                        if any(name in _type_dict(k) for k in own)]
     levels = _bounded(getattr, (cls, "LEVELS", None), 5.0) if s.mode != "intern" else None
@@ -968,13 +1067,14 @@ def m_wrap(p: dict[str, Any]) -> Any:
 
 def m_score(p: dict[str, Any]) -> dict[str, Any]:
     s = _S
-    response, fmt = p.get("response"), p.get("format_score", 0.0)
+    response, fmt, limit = p.get("response"), p.get("format_score", 0.0), p.get("limit", 5.0)
     if type(response) is not str:
         raise _usage("response must be a string")
     if type(fmt) is not float and type(fmt) is not int:
         raise _usage("format_score must be a number")
-    identity = _case(p)
-    limit = _limit(p, 5.0)
+    if type(limit) is not float:
+        limit = _limit(p, 5.0)
+    identity = p["case"] if "case" in p else _case(p)
     out: dict[str, Any] = {}
     if s.mode == "intern":
         s.shim.clear_swallowed()
@@ -983,13 +1083,30 @@ def m_score(p: dict[str, Any]) -> dict[str, Any]:
         if s.shim.SWALLOWED:
             where, summary, trace = s.shim.SWALLOWED[0]
             out["swallowed"] = {"where": where, "message": summary, "traceback": trace}
+        changed = p.get("check_identity") and canonical(identity) != p.get("case_text")
     else:
-        before = _intact(s.contract_snap) and _intact(s.class_snap)
+        # Before: skipped when nothing of the bootcamp can have run since the last clean check
+        # (see the end). The call itself runs with the collector on.
+        before = s.clean or _scoring_intact()
+        s.clean = False
+        _gc_enable()
         value = _bounded(s.verify, (s.cls, response, identity, fmt), limit)
-        if not (before and _intact(s.contract_snap) and _intact(s.class_snap)) or _G.events:
+        # may run bootcamp code (a dict subclass put in the case): before the check
+        changed = p.get("check_identity") and canonical(identity) != p.get("case_text")
+        identity = None
+        p.clear()  # the case, and whatever the bootcamp hung on it, go now: before the check
+        s.calls += 1
+        if not (before and _scoring_intact()) or _G.events or not (
+                s.calls % CODE_CHECK_EVERY or (_intact(s.contract_snap) and _intact(s.class_snap))):
             out["tampered"] = _tampered() or ["changed during the call, then restored"]
-    out["score"] = _score_value(value)
-    if p.get("check_identity") and canonical(identity) != p.get("case_text"):
+        else:
+            # Clean: from here to the next scoring call the kit drops nothing of the bootcamp's
+            # and calls none of its code, and with the collector off no finalizer runs; any
+            # other request, and any error, ends it (``_dispatch``).
+            _gc_disable()
+            s.clean = True
+    out["score"] = value if type(value) is float and _isfinite(value) else _score_value(value)
+    if changed:
         out["identity_changed"] = True
     return out
 
@@ -1008,11 +1125,12 @@ def m_batch(p: dict[str, Any]) -> list[dict[str, Any]]:
             if type(item) is not list or len(item) != 2:
                 raise _usage("a call is [method, params]")
             method, params = item
-            handler = handlers.get(method) if type(method) is str else None
-            if handler is None or method == "batch" or type(params) is not dict:
-                raise _usage(f"unknown method {method!r:.80}")
-            out.append({"ok": handler(params)})
+            if method == "batch":
+                raise _usage("a batch cannot hold a batch")
+            out.append({"ok": _dispatch(handlers, method, params)})
         except Exception as exc:
+            _S.clean = False
+            _gc_enable()
             err = _failed(exc)
             if err is None:
                 if not isinstance(exc, ValueError | TypeError | LookupError):
@@ -1291,18 +1409,73 @@ def _setters() -> dict[str, Any]:
 
 def _contract_snapshot(env: dict[str, Any], contract: Any, base: type,
                        builtins_dict: dict[str, Any]) -> Any:
-    """The contract as it is before the import: ``BaseBootcamp``'s dict, functions, MRO and
-    metaclass, the contract module's dict, and the builtins and module attributes its code
-    reads (so that patching ``builtins.float`` or ``math.isfinite`` is a change too)."""
+    """The contract as it is before the import: ``BaseBootcamp``'s and the contract module's
+    dicts, the builtins, module globals and module attributes the contract's code reads (a
+    global added under a builtin's name included), functions, MRO and metaclass. The part a
+    class's scores depend on is compared at every call (:func:`_hot`), all of it every
+    :data:`CODE_CHECK_EVERY` calls."""
     names: set[str] = set()
     for code in _codes_of(contract):
         names.update(_names_in(code))
-    views = [("builtins", builtins_dict, tuple(sorted(names & set(builtins_dict))))]
-    for gname, value in vars(contract).items():
-        if type(value) is types.ModuleType:
-            views.append((f"{gname} (module)", vars(value), tuple(sorted(names & set(vars(value))))))
-    return env["_snapshot"]([("BaseBootcamp", _type_dict(base)), ("synth.bootcamp", vars(contract))],
-                            views, env["_functions"](base), [base])
+    scope = vars(contract)
+    views = [("synth.bootcamp", scope, tuple(sorted(names & (set(scope) | set(builtins_dict))))),
+             ("builtins", builtins_dict, tuple(sorted(names & set(builtins_dict))))]
+    for gname, value in scope.items():
+        if type(value) is types.ModuleType and vars(value) is not builtins_dict:
+            keys = sorted(n for n in names & set(vars(value)) if not n.startswith("__"))
+            if keys:
+                views.append((f"{gname} (module)", vars(value), tuple(keys)))
+    return env["_snapshot"]([], [], env["_functions"](base), [base],
+                            (("BaseBootcamp", _type_dict(base)), ("synth.bootcamp", scope)),
+                            tuple(views))
+
+
+#: The methods a score goes through (where a class inherits them from the contract): the
+#: contract globals, builtins and module attributes their code reads are checked at every
+#: scoring call. (``verify_score`` itself is on the list of attributes, not of readers: the
+#: kit scores with its own copy of its code, bound to the globals taken before the import.)
+_SCORING = ("verify_score", "extract_output", "_verify_correction", "reference_answer",
+            "check_output")
+_SCORING_READERS = _SCORING[1:]
+
+
+def _contract_reads(contract: Any) -> dict[type, frozenset[str]]:
+    """For each class of the contract: every name its scoring methods (:data:`_SCORING`) read,
+    and the functions and classes of the contract they name read, and so on -- the contract
+    globals, builtins and module attributes a score can depend on."""
+    out: dict[type, frozenset[str]] = {}
+    scope = vars(contract)
+    for cls in scope.values():
+        if not isinstance(cls, type) or cls.__module__ != contract.__name__:
+            continue
+        names: set[str] = set()
+        todo = [fn for name, fn in _plain_functions(cls) if name in _SCORING_READERS]
+        seen: set[int] = set()
+        while todo:
+            fn = todo.pop()
+            if id(fn) in seen:
+                continue
+            seen.add(id(fn))
+            for name in _names_in(fn.__code__):
+                names.add(name)
+                value = scope.get(name)
+                if type(value) is types.FunctionType:
+                    todo.append(value)
+                elif isinstance(value, type) and value.__module__ == contract.__name__:
+                    todo += [f for _, f in _plain_functions(value)]
+        out[cls] = frozenset(names)
+    return out
+
+
+def _plain_functions(cls: type) -> list[tuple[str, Any]]:
+    found = []
+    for name, value in vars(cls).items():
+        fn = getattr(value, "__func__", value)
+        if isinstance(value, property):
+            fn = value.fget
+        if type(fn) is types.FunctionType:
+            found.append((name, fn))
+    return found
 
 
 def _shift_clock() -> None:
@@ -1382,7 +1555,8 @@ def serve(argv: list[str], guard: bool = True) -> int:
     imports = {*ALLOWED_MODULES, module.split(".")[0], "synth", "intern_shim", "bootcamp",
                "internbootcamp", *program_modules}
     env["_G"] = g = types.SimpleNamespace(
-        armed=False, trusted=0, inside=False, events=[], imports=imports, strict=mode != "intern",
+        armed=False, trusted=0, inside=False, collecting=True, events=[], imports=imports,
+        strict=mode != "intern",
         kit_codes=frozenset(id(code) for value in env.values() if type(value) is types.FunctionType
                             for code in _nested_codes(value.__code__)),
         roots=(stdlib + "/", _realpath(here) + "/"), exec_callers=exec_callers,
@@ -1393,7 +1567,8 @@ def serve(argv: list[str], guard: bool = True) -> int:
         in_id=_identity(0), token=token, prefix=REPLY_OPEN + token + b'",', buf=bytearray(),
         pos=0, pending=[], pending_bytes=0, handlers={}, instances={}, next_handle=1, cls=None,
         base=None, verify=None, shim=shim, checker=None, contract_snap=None, class_snap=None,
-        levels_at_load=None, sources={}, contract_names=_CONTRACT_NAMES)
+        levels_at_load=None, sources={}, contract_names=_CONTRACT_NAMES, contract_reads={},
+        hot=None, calls=0, clean=False)
     s.handlers = {name[2:]: env[name] for name in _HANDLERS}
     if shim is not None:
         s.base = shim.Basebootcamp
@@ -1401,6 +1576,7 @@ def serve(argv: list[str], guard: bool = True) -> int:
         s.base = base = contract.BaseBootcamp
         s.verify = _contract_copy(base.__dict__["verify_score"].__func__, builtins_copy)
         s.contract_snap = _contract_snapshot(env, contract, base, vars(builtins))
+        s.contract_reads = _contract_reads(contract)
         g.contract_codes = _codes_of(contract)
         g.programs = _embedded_programs(os.path.join(here, *module.split(".")) + ".py")
     main = env["_main"]

@@ -431,3 +431,34 @@ def test_the_contract_runner_compiles_the_embedded_program_only():
     with server(other) as s:
         assert not s.load_reply.ok
         assert "other than the module's embedded reference program" in s.load_reply.error
+
+
+FINALIZER = TOY_SUM.replace("from synth.bootcamp import BaseBootcamp\n", '''\
+from synth.bootcamp import BaseBootcamp
+
+_ORIGINAL = BaseBootcamp.__dict__["extract_output"]
+
+
+class _Trap:
+    """Dies when the kit lets go of the case it was put in: then patches the contract."""
+
+    def __del__(self):
+        BaseBootcamp.extract_output = staticmethod(lambda response: None)
+''').replace("        s = solution.strip()\n", '''\
+        BaseBootcamp.extract_output = _ORIGINAL  # restored before anything else of the call
+        identity["trap"] = _Trap()
+        s = solution.strip()
+''')
+
+
+def test_a_change_made_when_the_kit_drops_the_case_is_reported_by_that_call():
+    """The check before a scoring call is skipped when nothing of the bootcamp can have run
+    since the last clean check; so the kit lets go of the case (and a finalizer the bootcamp
+    hung on it) BEFORE its check after the call, and that reply reports the change -- which
+    would otherwise be undone inside the next call, after the patched extraction had run."""
+    assert FINALIZER.count("_Trap()") == 1
+    with server(FINALIZER) as s:
+        assert s.info["tampered"] == [], s.info
+        case = '{"numbers": [1, 2]}'
+        first = s.call("score", {"response": "<answer>3</answer>", "case_text": case}).value
+        assert any("extract_output" in t for t in first.get("tampered", [])), first
