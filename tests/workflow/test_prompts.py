@@ -274,3 +274,20 @@ def test_task_modes():
     cpp = STDIO.model_copy(update={"references": [ReferenceProgram(language="cpp", code="int main(){}",
                                                                   verified=True)]})
     assert coder.task_mode("auto", cpp)[0] == "full"
+
+
+def test_the_compiled_draft_hands_the_model_a_skeleton_named_for_its_task(tmp_path: Path):
+    """A small model copies a whole exemplar (another task's generator) but fills in a skeleton:
+    the compiled draft ends with one, named for the task, with only what the model writes."""
+    verified = STDIO.model_copy(update={"references": [
+        ReferenceProgram(language="python3", code=REFERENCE, verified=True)]})
+    text, _ = coder.render(_ctx(tmp_path), "draft.j2", verified, "compiled")
+    skeleton = text[text.index("fill in this skeleton"):]
+    assert "class RectangleAreaBootcamp(CompiledBootcamp):" in skeleton
+    for part in ("LEVELS = {", "def case_generator(self)", "def render_stdin(identity"):
+        assert part in skeleton
+    for absent in ("prompt_func", "check_output", "reference_answer", "verify_score"):
+        assert absent not in skeleton
+    full, _ = coder.render(_ctx(tmp_path), "draft.j2", verified, "full")
+    assert "fill in this skeleton" not in full
+    assert coder.class_name(verified.model_copy(update={"title": "3-SAT, small"})) == "T3SATSmallBootcamp"
