@@ -266,6 +266,9 @@ def check_oracle(s: Suite) -> dict[str, Any]:
         except Failure as f:
             return failure_result(f, f"render_stdin ({s.where(li, i)}):")
         jobs.append((li, i, stdin))
+    shape = _first_line_shape(s, jobs)  # before the program runs: the clearer evidence
+    if shape is not None:
+        return shape
     outs = run_reference(s, [stdin for _, _, stdin in jobs])
     if isinstance(outs, str):
         return result("sandbox_error", outs)
@@ -298,6 +301,26 @@ def check_oracle(s: Suite) -> dict[str, Any]:
         return ignored
     return result("passed", f"reference program agrees on {len(jobs)} cases ({summary}); its "
                   "output depends on the last value of render_stdin")
+
+
+def _first_line_shape(s: Suite, jobs: list[tuple[int, int, str]]) -> dict[str, Any] | None:
+    """When every example input of the task has the same number of values on its first line
+    (a count, "n m", a test-case number), every rendered input must have it too: a render_stdin
+    that leaves out the count line or puts the whole case on one line fails here, with the
+    example beside it. None when the examples disagree among themselves or are not given."""
+    counts = {len(text.split("\n", 1)[0].split()) for text in s.example_inputs if text.strip()}
+    if len(counts) != 1:
+        return None
+    (want,) = counts
+    for li, i, stdin in jobs:
+        got = len(stdin.lstrip("\n").split("\n", 1)[0].split())
+        if got != want:
+            example = next(t for t in s.example_inputs if t.strip())
+            return result("failed", f"render_stdin's first line has {got} value(s) "
+                          f"({s.where(li, i)}), but the first line of every example input of "
+                          f"the task has {want}: write the input exactly in the problem's format",
+                          stdin=stdin, example_input=example, case=s.cases[li][i])
+    return None
 
 
 #: cases (spread over the levels) whose last input value is changed to see the program notice

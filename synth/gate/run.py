@@ -69,9 +69,13 @@ def run_checks(
     config: CheckConfig | None = None,
     name: str = "",
     checker: str | None = None,
+    example_inputs: list[str] | None = None,
 ) -> CheckReport:
     """Run the whole gate on one candidate module's source. Never raises for candidate
-    behaviour; an unavailable backend raises ``SandboxUnavailableError`` (from get_backend)."""
+    behaviour; an unavailable backend raises ``SandboxUnavailableError`` (from get_backend).
+
+    ``example_inputs``: the task's example inputs (standard input texts), with ``reference``: the
+    oracle check also compares the shape of ``render_stdin`` with them."""
     cfg = config or CheckConfig()
     start = time.perf_counter()
     mode, relative = detect_mode(source)
@@ -90,7 +94,7 @@ def run_checks(
     else:
         t0 = time.perf_counter()
         suite = Suite(cfg, source, mode=mode, relative=relative, reference=reference,
-                      backend=runner, checker=checker)
+                      backend=runner, checker=checker, example_inputs=example_inputs)
         done = suite.run()
         sandbox_s = time.perf_counter() - t0
         checks += [CheckResult(name=n, **done[n]) for n in CHECK_NAMES if n != "static"]

@@ -84,9 +84,11 @@ class Suite:
     """State shared by the checks of one candidate (see the module docstring)."""
 
     def __init__(self, cfg: Any, source: str, *, mode: str, relative: bool,
-                 reference: str | None, backend: Backend, checker: str | None = None) -> None:
+                 reference: str | None, backend: Backend, checker: str | None = None,
+                 example_inputs: list[str] | None = None) -> None:
         self.cfg = cfg
         self.source = source
+        self.example_inputs = list(example_inputs or [])
         self.checker_source = checker
         self.mode = mode
         self.relative = relative

@@ -52,3 +52,23 @@ def test_the_honest_module_passes_and_says_its_tail_matters(process_backend: Bac
     oracle = report.get("oracle")
     assert oracle is not None and oracle.status == "passed", report.feedback()
     assert "depends on the last value" in oracle.reason
+
+
+def test_a_first_line_unlike_every_example_input_fails_the_oracle(process_backend: Backend) -> None:
+    """The count line left out: the program still reads something, its output still depends
+    on the last value, but the task's examples all start with one value on the first line."""
+    stored = (COMPILED / f"{NAME}.py").read_text(encoding="utf-8")
+    no_count = stored.replace(GOOD_COUNT, "lines: list[str] = []")
+    examples = ["3\n10 6\n5 1\n12 12\n", "1\n7 7\n"]
+    report = run_checks(no_count, reference=_reference(), backend=process_backend,
+                        name="no_count.py", example_inputs=examples)
+    oracle = report.get("oracle")
+    assert oracle is not None and oracle.status == "failed", report.feedback()
+    assert "first line has 2 value(s)" in oracle.reason and "has 1" in oracle.reason
+    assert oracle.artifacts.get("example_input") == examples[0]
+    honest = run_checks(stored, reference=_reference(), backend=process_backend,
+                        name="honest.py", example_inputs=examples)
+    assert honest.get("oracle").status == "passed", honest.feedback()  # type: ignore[union-attr]
+    mixed = run_checks(no_count, reference=_reference(), backend=process_backend,
+                       name="mixed.py", example_inputs=[*examples, "2 3\n"])
+    assert "first line has" not in mixed.get("oracle").reason  # type: ignore[union-attr]
