@@ -49,9 +49,9 @@ emptied, ``sys.modules["__main__"]`` is an inert module, and ``signal`` and ``gc
 keep the server's garbage). The server defines no class with methods (``object.__subclasses__()``
 leads nowhere) and calls no Python function of a module the bootcamp shares. The guard (an
 audit hook, which cannot be listed or removed) refuses frames and code objects -- the one way
-left into the private namespace -- and code evaluated at run time; while the server reads its
-own audited attributes (its critical sections) the garbage collector is off, so that no
-finalizer of the bootcamp runs with the guard looking away. Scores are computed by the
+left into the private namespace -- and code evaluated on the bootcamp's behalf at run time;
+while the server reads its own audited attributes (its critical sections) the garbage
+collector is off, so that no finalizer of the bootcamp runs with the guard looking away. Scores are computed by the
 contract's ``verify_score`` code bound to a copy of the contract's globals (and of
 ``builtins``) taken before the import; at every scoring call the server also checks that the
 contract -- ``BaseBootcamp``'s attributes and functions, the contract module, the builtins and
@@ -310,10 +310,10 @@ def _hook(event: str, args: tuple[Any, ...]) -> None:
     removed). While armed it refuses what a bootcamp never needs and an attacker does: frame
     and code-object access, the garbage collector's object lists, processes, signals, files
     other than reading the standard library and the job's own modules, sockets, ctypes,
-    imports beyond the allowlist, and code compiled or run at run time (but for the import
-    system, dataclasses, namedtuple and the contract's runner of the module's own reference
-    program). Every refusal is recorded; the server reports them, and the host turns them into
-    a finding. In intern mode (auditing third-party libraries, which import and evaluate what
+    imports beyond the allowlist, and code compiled or run on its behalf at run time (but for
+    the import system, dataclasses, namedtuple, the bootcamp's own code and the contract's
+    runner of the module's own reference program). Every refusal is recorded; the server
+    reports them, and the host turns them into a finding. In intern mode (auditing third-party libraries, which import and evaluate what
     they like) imports, reads and run-time code are not restricted."""
     g = _G
     if not g.armed or (g.trusted and _kit_caller(g)):
@@ -440,10 +440,14 @@ def _caller_code(depth: int) -> Any:
 
 
 def _code_problem(event: str, args: tuple[Any, ...]) -> str:
-    """Code compiled or run at run time: only the import system, dataclasses, namedtuple (and
-    typing's compile of a string annotation, which runs nothing) may, and the contract's own
-    functions, which may compile only the reference program the module embeds. The caller is
-    told apart by the identity of its code object (a bootcamp cannot set ``__code__``)."""
+    """Code compiled or run at run time on the bootcamp's behalf by code it does not own --
+    ``typing.get_type_hints`` evaluating a string annotation: an ``eval`` the static gate
+    cannot see -- is refused. The bootcamp's own ``eval``/``exec``/``compile`` (its module's
+    code; the static gate names them) may run; so may the import system, dataclasses and
+    namedtuple (and typing's compile of a string annotation, which runs nothing), and the
+    contract's own functions, which may compile only the reference program the module embeds.
+    The caller is told apart by the identity of its code object (a bootcamp cannot set
+    ``__code__``), or by its file: the job's own modules but the kit and the contract."""
     g = _G
     code = _caller_code(3)  # 0: _caller_code, 1: here, 2: the hook, 3: what called compile()
     for allowed in (g.exec_callers if event == "exec" else g.compile_callers):
@@ -460,6 +464,11 @@ def _code_problem(event: str, args: tuple[Any, ...]) -> str:
             if type(source) is str and source.lstrip("\n") in g.programs:
                 return ""
             return "compiling a program other than the module's embedded reference program"
+    filename = code.co_filename
+    if type(filename) is str:
+        real = _realpath(filename)
+        if real.startswith(g.job) and not real.startswith(g.contract_dir) and real != g.kit:
+            return ""  # the bootcamp's own code
     verb = "compiling" if event == "compile" else "running"
     return f"{verb} code at run time (in {code.co_name})"
 
@@ -1561,7 +1570,8 @@ def serve(argv: list[str], guard: bool = True) -> int:
                             for code in _nested_codes(value.__code__)),
         roots=(stdlib + "/", _realpath(here) + "/"), exec_callers=exec_callers,
         compile_callers=compile_callers, contract_codes=(), programs=frozenset(),
-        set_by=_setters())
+        set_by=_setters(), job=_realpath(here) + "/", contract_dir=_realpath(here) + "/synth/",
+        kit=_realpath(os.path.abspath(__file__)))
     env["_S"] = s = types.SimpleNamespace(
         mode=mode, module_name=module, class_name=class_name, out=out, out_id=_identity(out),
         in_id=_identity(0), token=token, prefix=REPLY_OPEN + token + b'",', buf=bytearray(),
