@@ -41,6 +41,7 @@ __all__ = [
     "ANSWER_CLOSE",
     "ANSWER_OPEN",
     "COMPILED_ANSWER_FORMAT",
+    "COMPILED_PROMPT_INTRO",
     "PROGRAM_MODULES",
     "BaseBootcamp",
     "BootcampContractError",
@@ -758,10 +759,17 @@ class _Program:
 _PROGRAMS: dict[type, _Program] = {}
 
 
+#: how the default prompt of a compiled bootcamp begins (the problem text that follows is
+#: written for programmers; the solver is to answer one input, not to write a program)
+COMPILED_PROMPT_INTRO = (
+    "Below is a programming-contest problem and one input to it. You are not asked for a "
+    "program: find the correct output for this input."
+)
+
 #: what a compiled bootcamp's prompt gains when it does not say how to answer
 COMPILED_ANSWER_FORMAT = (
-    "Give exactly what a correct program would print for this input (every line, in order) "
-    f"inside {ANSWER_OPEN}{ANSWER_CLOSE} tags."
+    "Do not write a program: work out the correct output for this input yourself, then give "
+    f"exactly that output (every line, in order) inside {ANSWER_OPEN}{ANSWER_CLOSE} tags."
 )
 
 
@@ -845,8 +853,8 @@ class CompiledBootcamp(BaseBootcamp):
 
     @classmethod
     def prompt_func(cls, identity: dict[str, Any]) -> str:
-        """The default prompt: ``TASK_TEXT`` (the task's problem text), then ``Input:`` and the
-        case's ``render_stdin(identity)`` in a ``` block, then
+        """The default prompt: :data:`COMPILED_PROMPT_INTRO`, ``TASK_TEXT`` (the task's problem
+        text), then ``Input:`` and the case's ``render_stdin(identity)`` in a ``` block, then
         :data:`COMPILED_ANSWER_FORMAT`."""
         render = getattr(cls, "render_stdin", None)
         if render is None:
@@ -857,7 +865,8 @@ class CompiledBootcamp(BaseBootcamp):
                                         f"{type(stdin).__name__}, not a str")
         if not stdin.endswith("\n"):
             stdin += "\n"
-        return f"{cls.TASK_TEXT.strip()}\n\nInput:\n```\n{stdin}```\n\n{COMPILED_ANSWER_FORMAT}"
+        return (f"{COMPILED_PROMPT_INTRO}\n\n{cls.TASK_TEXT.strip()}\n\nInput:\n```\n{stdin}```\n\n"
+                f"{COMPILED_ANSWER_FORMAT}")
 
     @classmethod
     def reference_answer(cls, identity: dict[str, Any]) -> str:

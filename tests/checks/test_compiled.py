@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from synth.bootcamp import BaseBootcamp, CompiledBootcamp
+from synth.bootcamp import COMPILED_PROMPT_INTRO, BaseBootcamp, CompiledBootcamp
 from synth.compiled import (
     CLASS_LINE,
     EXEMPLAR,
@@ -131,7 +131,7 @@ def test_the_sample_fixtures_use_the_default_prompt_and_pair_sum_its_own() -> No
             assert "def prompt_func" in fixtures.model_part(name) and camp.TASK_TEXT == ""
         else:
             assert "def prompt_func" not in fixtures.model_part(name)
-            assert text == camp.TASK_TEXT and prompt.startswith(text.strip())
+            assert text == camp.TASK_TEXT and prompt.startswith(COMPILED_PROMPT_INTRO + "\n\n" + text.strip())
 
 
 def test_the_exemplar_is_the_strangers_fixture_and_short() -> None:

@@ -495,6 +495,8 @@ def compiled_scenario() -> Callable[[Request], Reply]:
     from fixtures.cc_bootcamps.solver import solve_from_prompt
     from fixtures.compiled.assemble_all import model_part, sample_reference
 
+    from synth.bootcamp import COMPILED_PROMPT_INTRO
+
     parts = {"Strangers to m": model_part("13_strangers_to_m"),
              "One Wall Down": model_part("08_one_wall_down")}
     refs = {"Strangers to m": sample_reference(13), "One Wall Down": sample_reference(8)}
@@ -504,7 +506,8 @@ def compiled_scenario() -> Callable[[Request], Reply]:
         text = req.last_user
         if kind == "judge":
             return Reply(text="I cannot write an independent checker for this task.")
-        name = next((n for n in parts if f"## Your task: {n}" in text or text.startswith(n)), None)
+        name = next((n for n in parts if f"## Your task: {n}" in text or text.startswith(n)
+                     or text.startswith(f"{COMPILED_PROMPT_INTRO}\n\n{n}")), None)
         if name is None:
             return Reply(text="<answer>?</answer>")
         if kind in ("draft", "revise", "steer"):

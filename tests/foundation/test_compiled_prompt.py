@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from synth.bootcamp import ANSWER_OPEN, COMPILED_ANSWER_FORMAT, CompiledBootcamp
+from synth.bootcamp import (
+    ANSWER_OPEN,
+    COMPILED_ANSWER_FORMAT,
+    COMPILED_PROMPT_INTRO,
+    CompiledBootcamp,
+)
 from synth.compiled import assemble
 
 PROGRAM = "n = int(input())\nprint(n * 2)\n"
@@ -70,8 +75,9 @@ def test_the_default_prompt_shows_the_task_text_the_input_and_the_answer_format(
     camp = _default_camp()
     assert camp.TASK_TEXT == TEXT
     text = camp.prompt_func({"n": 4})
-    assert text == ("Doubling\n\nRead n and print 2n.\n\nInput:\n```\n4\n```\n\n"
+    assert text == (COMPILED_PROMPT_INTRO + "\n\nDoubling\n\nRead n and print 2n.\n\nInput:\n```\n4\n```\n\n"
                     + COMPILED_ANSWER_FORMAT)
+    assert "not asked for a program" in text and "Do not write a program" in text
     assert camp(seed=3).prompt_func({"n": 4}) == text  # on an instance too
     case = camp(seed=3).case_generator()
     assert f"```\n{case['n']}\n```" in camp.prompt_func(case)
