@@ -234,6 +234,15 @@ class LocalModelServer:
         env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
         self.proc = subprocess.Popen(self.command(path, binary), stdout=self._log,
                                      stderr=subprocess.STDOUT, start_new_session=True, env=env)
+        try:
+            self._wait_ready()
+        except BaseException:  # a timeout, a dead server, or an interrupt while waiting
+            self.stop()
+            raise
+        return self
+
+    def _wait_ready(self) -> None:
+        assert self.proc is not None
         deadline = time.monotonic() + self.start_timeout_s
         opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
         while time.monotonic() < deadline:
@@ -243,10 +252,9 @@ class LocalModelServer:
             try:
                 with opener.open(f"http://127.0.0.1:{self.port}/health", timeout=2) as resp:
                     if resp.status == 200:
-                        return self
+                        return
             except OSError:
                 time.sleep(0.3)
-        self.stop()
         raise LocalModelError(f"{SERVER_BINARY} did not answer in {self.start_timeout_s:.0f}s; "
                               f"log: {self._log.name}")
 

@@ -216,6 +216,15 @@ def run_command(
         raise fail(str(exc)) from None
 
     server = LocalModelServer(embedded) if embedded is not None else None
+    if server is not None:  # a SIGTERM stops the server this process started, then the run
+        import signal
+        import sys
+
+        def on_term(*_: object) -> None:
+            server.stop()
+            sys.exit(128 + signal.SIGTERM)
+
+        signal.signal(signal.SIGTERM, on_term)
     if server is not None and embedded is not None:
         err.print(f"[yellow]{embedded.notice}[/]", soft_wrap=True)
         try:

@@ -55,3 +55,40 @@ def test_local_model_smoke_run(tmp_path: Path):
     assert all(c["endpoint"].startswith("http://127.0.0.1:") for c in calls)
     assert sum(c["tokens_out"] for c in calls if c["ok"]) > 0
     assert_no_leftovers(SERVER_BINARY, before=before)  # the server was stopped
+
+
+@pytest.mark.parametrize("phase", ["starting", "running"])
+def test_a_terminated_run_stops_the_server_it_started(tmp_path: Path, phase: str):
+    """SIGTERM to `synth run` (a scheduler's stop, `kill`), while the server starts or once the
+    run's model calls have begun: the llama.cpp server goes with it."""
+    import signal
+    import time
+
+    tasks = tmp_path / "tasks"
+    tasks.mkdir()
+    (tasks / "t.md").write_text("---\nid: t\ntitle: T\n---\nSay hi.\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
+    before = pids_with(SERVER_BINARY)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "synth.cli", "run", "--source", "local", "--path", str(tasks),
+         "--library", str(tmp_path / "lib"), "--runs-dir", str(tmp_path / "runs"),
+         "--sandbox", "process", "--model", "local-smoke", "--rounds", "0", "--exemplars", "0"],
+        env=env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while not (pids_with(SERVER_BINARY) - before) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert pids_with(SERVER_BINARY) - before, "the server never started"
+        while phase == "running" and time.monotonic() < deadline and not any(
+                (tmp_path / "runs").glob("*/events.jsonl")):
+            time.sleep(0.2)  # the first event: the server answered and the run has begun
+        assert phase == "starting" or any((tmp_path / "runs").glob("*/events.jsonl"))
+        start = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        assert_no_leftovers(SERVER_BINARY, grace_s=15, before=before)  # at once, not at exit
+        assert time.monotonic() - start < 15
+        code = proc.wait(timeout=60)
+        assert code != 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
