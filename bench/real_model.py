@@ -1,0 +1,159 @@
+"""Benchmark the pipeline with the embedded real code model, full mode against compiled mode.
+
+    .venv/bin/python bench/real_model.py [--tasks 2] [--modes full,compiled] [--rounds 1]
+                                         [--samples 12] [--out DIR]
+
+For each mode it runs ``synth run --source codecontests --model local --mode MODE`` over the same
+first N bundled CodeContests tasks (a fresh library per mode, the embedded Qwen2.5-Coder-1.5B served
+by llama.cpp on 127.0.0.1), then reads the run folder and prints, side by side:
+
+- yield per stage: candidates with code, past the static gate and load, through the whole gate,
+  filtered into the band, committed; and the rejection reasons;
+- the repairs the pipeline applied before the gate;
+- every model call: role, tokens in / out / cached, seconds;
+- minutes per accepted bootcamp (the run's wall time over its accepted bootcamps).
+
+A JSON summary of both modes goes to ``OUT/real_model.json`` (the README's figures come from
+it). This is slow by nature: minutes per model call on 2 cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from synth.gate.report import CHECK_NAMES  # noqa: E402
+from synth.runs import read_events  # noqa: E402
+
+STAGES = ("with code", "past load", "past gate", "in band", "committed")
+
+
+def run_mode(mode: str, args: argparse.Namespace, out: Path) -> dict[str, Any]:
+    runs, library = out / f"runs-{mode}", out / f"library-{mode}"
+    cmd = [sys.executable, "-m", "synth.cli", "run", "--source", "codecontests", "--model", "local",
+           "--mode", mode, "--limit", str(args.tasks), "--rounds", str(args.rounds),
+           "--samples", str(args.samples), "--candidates", str(args.candidates),
+           "--library", str(library), "--runs-dir", str(runs), "--sandbox", args.sandbox]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
+    print(f"== {mode}: {' '.join(cmd[2:])}", flush=True)
+    start = time.monotonic()
+    proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True)
+    wall = time.monotonic() - start
+    if proc.returncode != 0:
+        print(proc.stderr[-4000:], file=sys.stderr)
+        raise SystemExit(f"synth run --mode {mode} exited with {proc.returncode}")
+    (run_dir,) = list(runs.iterdir())
+    events = read_events(run_dir / "events.jsonl")
+    summary = summarise(events, wall)
+    chosen = Counter(e.get("mode") for e in events if e.get("kind") == "node" and e.get("node") == "draft")
+    label = mode if mode != "auto" else "auto: " + ",".join(f"{m} {n}" for m, n in sorted(chosen.items()))
+    summary.update(mode=label, run_id=run_dir.name, run_dir=str(run_dir), library=str(library))
+    return summary
+
+
+def _stage_reached(failing: list[str]) -> int:
+    """How many of the stages after 'with code' a checked candidate got through."""
+    if not failing:
+        return 2
+    first = min((CHECK_NAMES.index(f) for f in failing if f in CHECK_NAMES), default=len(CHECK_NAMES))
+    return 1 if first > CHECK_NAMES.index("load") else 0
+
+
+def summarise(events: list[dict[str, Any]], wall_s: float) -> dict[str, Any]:
+    stages: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    repairs: Counter[str] = Counter()
+    failing: Counter[str] = Counter()
+    calls: list[dict[str, Any]] = []
+    accepted: list[dict[str, Any]] = []
+    steering = 0
+    for e in events:
+        kind = e.get("kind")
+        if kind == "node" and e.get("node") in ("draft", "revise", "steer"):
+            stages["with code"] += int(e.get("with_code", 0))
+            steering += e.get("node") == "steer"
+        elif kind == "sandbox":
+            reached = _stage_reached(list(e.get("failing") or []))
+            stages["past load"] += reached >= 1
+            stages["past gate"] += reached >= 2
+            failing.update(e.get("failing") or [])
+        elif kind == "filter":
+            stages["in band"] += e.get("verdict") == "accepted"
+        elif kind == "commit":
+            stages["committed"] += 1
+            accepted.append({"task": e.get("task"), "name": e.get("name"), "pass_rate": e.get("pass_rate")})
+        elif kind == "reject":
+            reasons[str(e.get("reason_code"))] += 1
+        elif kind == "repair":
+            repairs[str(e.get("repair_kind") or e.get("kind_of_repair") or e.get("what") or "repair")] += 1
+        elif kind == "llm_call":
+            calls.append({"role": e.get("role"), "tag": e.get("tag"), "ok": e.get("ok"),
+                          "in": e.get("tokens_in", 0), "out": e.get("tokens_out", 0),
+                          "cached": e.get("tokens_cached", 0) or 0,
+                          "s": round(float(e.get("latency_s", 0.0)), 1)})
+    n_acc = len(accepted)
+    return {
+        "wall_s": round(wall_s, 1), "stages": {s: stages[s] for s in STAGES},
+        "rejections": dict(reasons), "failing_checks": dict(failing.most_common()),
+        "repairs": dict(repairs), "steering_rounds": steering, "calls": calls, "accepted": accepted,
+        "tokens": {k: sum(int(c[k]) for c in calls) for k in ("in", "out", "cached")},
+        "minutes_per_accepted": round(wall_s / 60 / n_acc, 1) if n_acc else None,
+    }
+
+
+def show(results: list[dict[str, Any]]) -> None:
+    modes = [r["mode"] for r in results]
+    width = max(14, *(len(m) + 2 for m in modes))
+    print("\n" + "stage".ljust(22) + "".join(m.rjust(width) for m in modes))
+    for stage in STAGES:
+        print(stage.ljust(22) + "".join(str(r["stages"][stage]).rjust(width) for r in results))
+    for label, key in (("wall minutes", None), ("min / accepted", "minutes_per_accepted"),
+                       ("steering rounds", "steering_rounds")):
+        vals = [f"{r['wall_s'] / 60:.1f}" if key is None else str(r[key]) for r in results]
+        print(label.ljust(22) + "".join(v.rjust(width) for v in vals))
+    for k in ("in", "out", "cached"):
+        print(f"tokens {k}".ljust(22) + "".join(f"{r['tokens'][k]:,}".rjust(width) for r in results))
+    for r in results:
+        print(f"\n-- {r['mode']} (run {r['run_id']})")
+        print(f"rejections: {r['rejections'] or '-'}")
+        print(f"failing checks: {r['failing_checks'] or '-'}")
+        print(f"repairs: {r['repairs'] or '-'}")
+        print(f"accepted: {r['accepted'] or '-'}")
+        print(f"{'role':8} {'tag':54} {'in':>6} {'out':>6} {'cached':>6} {'s':>7}")
+        for c in r["calls"]:
+            print(f"{c['role']:8} {str(c['tag'])[:54]:54} {c['in']:>6} {c['out']:>6} {c['cached']:>6} "
+                  f"{c['s']:>7}{'' if c['ok'] else '  FAILED'}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tasks", type=int, default=2)
+    ap.add_argument("--modes", default="full,compiled",
+                    help="comma-separated: full, compiled, auto (auto is the README's first command)")
+    ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--samples", type=int, default=12)
+    ap.add_argument("--candidates", type=int, default=1)
+    ap.add_argument("--sandbox", default="auto")
+    ap.add_argument("--out", type=Path, default=None)
+    args = ap.parse_args()
+    out = args.out or Path(tempfile.mkdtemp(prefix="synth-real-model-"))
+    out.mkdir(parents=True, exist_ok=True)
+    results = [run_mode(m.strip(), args, out) for m in args.modes.split(",") if m.strip()]
+    show(results)
+    (out / "real_model.json").write_text(json.dumps(results, indent=1))
+    print(f"\nsummary: {out / 'real_model.json'}")
+
+
+if __name__ == "__main__":
+    main()
