@@ -127,8 +127,8 @@ def run_command(
     solver_base_url: Annotated[str | None, typer.Option(help="Endpoint of the solver model.")] = None,
     judge_model: Annotated[str | None, typer.Option(help="Model that writes the independent checker (default: the code model).")] = None,
     judge_base_url: Annotated[str | None, typer.Option(help="Endpoint of the judge model (default: --base-url / OPENAI_BASE_URL).")] = None,
-    candidates: Annotated[int | None, typer.Option(help="Drafts per task, in parallel (default 2; 1 for the local model).")] = None,
-    rounds: Annotated[int | None, typer.Option(help="Revision rounds after the draft (default 3; 1 for the local model).")] = None,
+    candidates: Annotated[int | None, typer.Option(help="Drafts per task, in parallel (default 2).")] = None,
+    rounds: Annotated[int | None, typer.Option(help="Revision rounds after the draft (default 3; 1 for the embedded model).")] = None,
     samples: Annotated[int | None, typer.Option(help="K: solver attempts in the filter (default 64; 12 for the embedded model).")] = None,
     concurrency: Annotated[int, typer.Option(help="Tasks in flight at once.")] = 4,
     llm_concurrency: Annotated[int, typer.Option(help="Model calls in flight per endpoint.")] = 16,
@@ -168,7 +168,7 @@ def run_command(
     timeout_s = request_timeout if request_timeout is not None else (1200.0 if use_local else 180.0)
     if use_local:  # sized so that the default run ends in about 15 minutes on 2 cores
         limit = limit if limit is not None else 2
-        candidates = candidates if candidates is not None else 1
+        candidates = candidates if candidates is not None else 2
         rounds = rounds if rounds is not None else 1
         samples = samples if samples is not None else 12
         err.print(f"embedded model: {limit} task(s), {candidates} draft(s), {rounds} revision round(s), "
