@@ -96,7 +96,7 @@ def summarise(events: list[dict[str, Any]], wall_s: float) -> dict[str, Any]:
         elif kind == "reject":
             reasons[str(e.get("reason_code"))] += 1
         elif kind == "repair":
-            repairs[str(e.get("repair_kind") or e.get("kind_of_repair") or e.get("what") or "repair")] += 1
+            repairs[str(e.get("repair") or "repair")] += 1
         elif kind == "llm_call":
             calls.append({"role": e.get("role"), "tag": e.get("tag"), "ok": e.get("ok"),
                           "in": e.get("tokens_in", 0), "out": e.get("tokens_out", 0),
