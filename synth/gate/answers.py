@@ -269,9 +269,11 @@ def check_oracle(s: Suite) -> dict[str, Any]:
     shape = _first_line_shape(s, jobs)  # before the program runs: the clearer evidence
     if shape is not None:
         return shape
-    outs = run_reference(s, [stdin for _, _, stdin in jobs])
-    if isinstance(outs, str):
-        return result("sandbox_error", outs)
+    picked, trials = _tail_trials(jobs)
+    ran = run_reference(s, [stdin for _, _, stdin in jobs] + [stdin for _, stdin in trials])
+    if isinstance(ran, str):
+        return result("sandbox_error", ran)
+    outs, tail_outs = ran[:len(jobs)], ran[len(jobs):]  # one sandbox job for both
     how = {"matches reference_answer": 0, "accepted by verify_score": 0}
     for (li, i, stdin), out in zip(jobs, outs, strict=True):
         case = s.cases[li][i]
@@ -293,10 +295,7 @@ def check_oracle(s: Suite) -> dict[str, Any]:
                       f"reference_answer and verify_score rejects its output (score {score!r})",
                       stdin=stdin, expected=answer, got=got, case=case)
     summary = ", ".join(f"{n} {k}" for k, n in how.items() if n)
-    ignored = _ignored_tail(s, [(li, i, stdin, out["stdout"]) for (li, i, stdin), out
-                                in zip(jobs, outs, strict=True)])
-    if isinstance(ignored, str):
-        return result("sandbox_error", ignored)
+    ignored = _ignored_tail(s, jobs, outs, picked, trials, tail_outs)
     if ignored is not None:
         return ignored
     return result("passed", f"reference program agrees on {len(jobs)} cases ({summary}); its "
@@ -339,37 +338,43 @@ def _variants(token: str) -> list[str]:
             ("b" if token[0] != "b" else "a") * len(token)]
 
 
-def _ignored_tail(s: Suite, runs: list[tuple[int, int, str, str]]) -> dict[str, Any] | str | None:
-    """A render_stdin that does not follow the problem's input format often writes values the
-    program never reads (more queries than the count it announces, a second number where the
-    format has one): the program then gives the same output whatever the last value is. The
-    last whitespace token of up to :data:`TAIL_CASES` inputs is changed two ways; when the
-    program's output changes (or it fails) for none of them, the input format is wrong. None
-    when the tail matters, a failed result when it never does, a string for a sandbox error."""
-    step = max(1, len(runs) // TAIL_CASES)
-    picked = runs[::step][:TAIL_CASES]
+def _tail_trials(jobs: list[tuple[int, int, str]]) -> tuple[list[int], list[tuple[int, str]]]:
+    """Up to :data:`TAIL_CASES` of the oracle's inputs, spread over them (their indices), and
+    each one's last whitespace token changed two ways, as (index into ``jobs``, input); no
+    trials when there are too few inputs to judge."""
+    step = max(1, len(jobs) // TAIL_CASES)
+    picked = list(range(0, len(jobs), step))[:TAIL_CASES]
     trials: list[tuple[int, str]] = []
-    for k, (_, _, stdin, _) in enumerate(picked):
+    for k in picked:
+        stdin = jobs[k][2]
         m = _LAST_TOKEN.search(stdin)
         if m is None:
             continue
         for other in _variants(m.group(1)):
             trials.append((k, stdin[:m.start(1)] + other + m.group(2)))
-    if len(picked) < 8 or not trials:
+    return (picked, trials) if len(picked) >= 8 else (picked, [])
+
+
+def _ignored_tail(s: Suite, jobs: list[tuple[int, int, str]], outs: list[dict[str, Any]],
+                  picked: list[int], trials: list[tuple[int, str]],
+                  tail_outs: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """A render_stdin that does not follow the problem's input format often writes values the
+    program never reads (more queries than the count it announces, a second number where the
+    format has one): the program then gives the same output whatever the last value is. When
+    the program's output changes (or it fails) for none of the :func:`_tail_trials`, the input
+    format is wrong. None when the tail matters (or there are no trials), else a failed result."""
+    if not trials:
         return None  # too few cases to judge
-    outs = run_reference(s, [stdin for _, stdin in trials])
-    if isinstance(outs, str):
-        return outs
-    for (k, _), out in zip(trials, outs, strict=True):
-        if out["code"] != 0 or norm(out["stdout"]) != norm(picked[k][3]):
+    for (k, _), out in zip(trials, tail_outs, strict=True):
+        if out["code"] != 0 or norm(out["stdout"]) != norm(outs[k]["stdout"]):
             return None
-    li, i, stdin, got = picked[0]
+    li, i, stdin = jobs[picked[0]]
     return result("failed", f"the reference program's output never depends on the last value of "
                   f"render_stdin: changing it ({len(trials)} changed inputs from {len(picked)} "
                   "cases) left every output the same. render_stdin most likely does not write the "
                   "problem's input format (values the program never reads, a count that does not "
                   "match the lines after it); write exactly the format of the task's examples",
-                  stdin=stdin, stdout=got, case=s.cases[li][i])
+                  stdin=stdin, stdout=outs[picked[0]]["stdout"], case=s.cases[li][i])
 
 
 def _median(xs: list[float]) -> float:
