@@ -36,6 +36,7 @@ from synth.tasks import TaskDescription
 from synth.workflow.coder import (
     apply_repairs,
     ask_and_repair,
+    assemble,
     ast_race,
     earlier_rounds,
     model_part,
@@ -49,6 +50,7 @@ from synth.workflow.coder import (
 )
 from synth.workflow.judge import CHECKER_MARK, COMPILED_NO_CHECKER, checker_dir
 from synth.workflow.repair import gate_errors, repair_from_errors
+from synth.workflow.resize import SIZE_CHECKS, level_variants
 from synth.workflow.state import Candidate, CheckerInfo, Steering, TaskState, WorkflowContext
 
 #: failing checks named (with their reasons) per candidate in the earlier-rounds lines
@@ -57,6 +59,8 @@ KEY_FAILURES = 3
 MAX_ERROR_REPAIRS = 2
 #: the checks whose errors can call for a repair
 EARLY_CHECKS = frozenset({"load", "construct", "generate"})
+#: gate runs of rewritten LEVELS (:mod:`synth.workflow.resize`) per candidate, at most
+MAX_SIZE_TRIALS = 5
 
 # -- helpers ---------------------------------------------------------------------------------
 
@@ -176,6 +180,41 @@ async def _gate_and_repair(ctx: WorkflowContext, task: TaskDescription, c: Candi
         failing = ", ".join(x.name for x in report.failing if x.name in EARLY_CHECKS)
         apply_repairs(ctx, task, c, fixed, repairs, f"errors: {failing}")
         report = await _gate(ctx, task, c, with_checker)
+    failing_names = {x.name for x in report.failing}
+    if not report.passed and failing_names and failing_names <= SIZE_CHECKS:
+        report = await _resize(ctx, task, c, with_checker, report)
+    return report
+
+
+async def _resize(ctx: WorkflowContext, task: TaskDescription, c: Candidate,
+                  with_checker: dict[str, Any], report: CheckReport) -> CheckReport:
+    """The gate failed ``c`` only on sizes (:data:`SIZE_CHECKS`): gate the rewritten LEVELS of
+    :func:`~synth.workflow.resize.level_variants` in turn (at most :data:`MAX_SIZE_TRIALS`) and
+    keep the first that passes every check, as a ``levels`` repair; else ``report`` stands. A
+    ``resize`` event says how many were tried either way."""
+    own = model_part(c)
+    variants = retry_ast_race(level_variants, own, task.input_spec)[:MAX_SIZE_TRIALS]
+    failing = ", ".join(x.name for x in report.failing)
+    for n, (fixed, repair) in enumerate(variants, 1):
+        trial = Candidate(**c)
+        if c.get("mode") == "compiled":
+            trial["model_code"] = fixed
+            assemble(trial, task)
+        else:
+            trial["code"] = fixed
+        if not trial.get("code"):
+            continue
+        trial_report = await _gate(ctx, task, trial, with_checker)
+        if trial_report.passed:
+            stem = f"round_{c.get('round', 0)}_{c.get('index', 0)}"
+            (ctx.run.candidate_dir(task.id) / f"{stem}.check.before_resize.json").write_text(
+                report.model_dump_json(indent=1), encoding="utf-8")
+            apply_repairs(ctx, task, c, fixed, [repair], f"sizes: {failing}")
+            ctx.run.events.emit("resize", task.id, round=c.get("round", 0),
+                                index=c.get("index", 0), tried=n, passed=True, failing=failing)
+            return trial_report
+    ctx.run.events.emit("resize", task.id, round=c.get("round", 0), index=c.get("index", 0),
+                        tried=len(variants), passed=False, failing=failing)
     return report
 
 

@@ -511,8 +511,35 @@ def _stdlib_import(src: _Source, tree: ast.Module) -> Iterator[_Fix]:
             yield fix
 
 
+#: a string literal that starts with the label the prompt shows above a case ("Input:")
+_LABEL = re.compile(r"""(?<![A-Za-z0-9_])((?:[fFrR]{1,2})?(?:\"\"\"|\'\'\'|["']))"""
+                    r"""[ \t]*(?:Input|INPUT|input)[ \t]*(?::[ \t]*(?:\\n)?|\\n)""")
+
+
+def _stdin_label(src: _Source, tree: ast.Module) -> Iterator[_Fix]:
+    """``render_stdin`` returning ``f"Input: {n}\\n"``: the program would read the word "Input"
+    as its first value. Problem inputs never start with that label (the prompt prints it above
+    the case), so it is removed from the string literals that begin with it."""
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.FunctionDef) and node.name == "render_stdin"):
+            continue
+        for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
+            text = src.lines[line - 1]
+            if text.lstrip().startswith("#") or not _LABEL.search(text):
+                continue
+
+            def apply(s: _Source, line: int = line) -> None:
+                s.lines[line - 1] = _LABEL.sub(r"\1", s.lines[line - 1])
+
+            yield _Fix(f"label:{line}", apply, Repair(
+                "stdin_label", f"removed the label 'Input:' from a string of render_stdin "
+                f"(line {src.orig(line)}): the program reads that text as the problem's input, "
+                "which starts with its first value (the prompt shows the label itself)",
+                src.orig(line)))
+
+
 _STATIC: list[Finder] = [_main_block, _contract_path, _base_class, _contract_import,
-                         _stdlib_import]
+                         _stdlib_import, _stdin_label]
 
 
 def _docstring_finder(text: str) -> Finder:

@@ -530,7 +530,56 @@ def compiled_scenario() -> Callable[[Request], Reply]:
     return script
 
 
+#: A compiled part for sample record 16 ("Bulbs Without Long Glows") in the way the 1.5B model
+#: wrote it: the format is right, the presets are too small (6 distinct easy cases) and not
+#: ordered (medium smaller than easy on k). Written for the tests.
+TINY_LEVELS_PART = '''"""Bootcamp for Bulbs Without Long Glows (test fixture: presets too small)."""
+from typing import Any
+
+from synth.bootcamp import CompiledBootcamp
+
+
+class BulbsWithoutLongGlowsBootcamp(CompiledBootcamp):
+    LEVELS = {"easy": {"n": 3, "k": 2}, "medium": {"n": 5, "k": 1}, "hard": {"n": 10**4, "k": 2}}
+
+    def __init__(self, seed: int | None = None, n: int = 3, k: int = 2) -> None:
+        super().__init__(seed=seed)
+        self.n, self.k = n, k
+
+    def case_generator(self) -> dict[str, Any]:
+        return {"n": self.rng.randint(1, self.n), "k": self.rng.randint(1, self.k)}
+
+    @staticmethod
+    def render_stdin(identity: dict[str, Any]) -> str:
+        return f"Input: {identity['n']} {identity['k']}\\n"
+'''
+
+
+def resize_scenario() -> Callable[[Request], Reply]:
+    """Compiled mode on sample record 16 with :data:`TINY_LEVELS_PART` as the draft (and as any
+    revision): the pipeline's repairs (the "Input:" label, then the presets) must make it pass.
+    The judge writes no checker; the solver runs the reference program on the prompt's input and
+    is right on half of the prompts."""
+    from fixtures.cc_bootcamps.solver import solve_from_prompt
+    from fixtures.compiled.assemble_all import sample_reference
+
+    ref = sample_reference(16)
+
+    def script(req: Request) -> Reply:
+        kind = _kind(req)
+        if kind == "judge":
+            return Reply(text="I cannot write an independent checker for this task.")
+        if kind in ("draft", "revise", "steer"):
+            return Reply(text=fenced(TINY_LEVELS_PART))
+        right = solve_from_prompt(req.last_user, ref)
+        ok = int(hashlib.sha256(req.last_user.encode()).hexdigest(), 16) % 2 == 0
+        return Reply(text=f"<answer>{right}</answer>" if ok else f"<answer>{right} 9</answer>")
+
+    return script
+
+
 SCENARIOS: dict[str, Callable[[], Callable[[Request], Reply]]] = {
+    "resize": resize_scenario,
     "compiled": compiled_scenario,
     "feedback": feedback_scenario,
     "toy": lambda: toy,

@@ -563,3 +563,30 @@ def test_a_missing_module_docstring_is_added_when_the_caller_knows_the_task():
     shebang = "#!/usr/bin/env python3\n" + code
     fixed, _ = repair_source(shebang, docstring='say """hi"""')
     assert fixed.splitlines()[:2] == ["#!/usr/bin/env python3", "\"\"\"say '''hi'''\"\"\""]
+
+
+LABELLED = '''"""Bootcamp: a labelled render_stdin, in the way a small model writes it (test fixture)."""
+from synth.bootcamp import CompiledBootcamp
+
+
+class LabelBootcamp(CompiledBootcamp):
+    @staticmethod
+    def render_stdin(identity):
+        head = f"Input: {identity['n']} {identity['k']}\\n"
+        rows = "INPUT:\\n" + " ".join(map(str, identity["a"]))
+        return head + rows + "\\n"
+
+    @staticmethod
+    def prompt_func(identity):
+        return f"Input: {identity['n']}" + f"input{identity['k']}"
+'''
+
+
+def test_the_input_label_is_removed_from_render_stdin_only():
+    fixed, repairs = repair_source(LABELLED)
+    assert [r.kind for r in repairs] == ["stdin_label", "stdin_label"]
+    assert [r.line for r in repairs] == [8, 9]
+    assert "head = f\"{identity['n']} {identity['k']}\\n\"" in fixed
+    assert 'rows = "" + " ".join' in fixed
+    assert "return f\"Input: {identity['n']}\" + f\"input{identity['k']}\"" in fixed  # not stdin
+    assert repair_source(fixed) == (fixed, [])  # idempotent
