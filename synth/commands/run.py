@@ -72,11 +72,25 @@ def resolve_models(
     return coder, solver, None
 
 
-def load_source_tasks(source: str, path: Path | None, limit: int | None, sandbox: str) -> list[TaskDescription]:
+def input_size(task: TaskDescription) -> tuple[int, int]:
+    """(lines, characters) of the task's first example input: the order of ``--order simplest``
+    (a task without examples sorts last)."""
+    if not task.examples:
+        return (1 << 30, 1 << 30)
+    text = task.examples[0].input
+    return (len(text.splitlines()), len(text))
+
+
+def load_source_tasks(source: str, path: Path | None, limit: int | None, sandbox: str,
+                      order: str = "source") -> list[TaskDescription]:
+    """The source's tasks, at most ``limit``: the first ones in the source's order, or with
+    ``order="simplest"`` the ones with the shortest example inputs (all are loaded to pick)."""
     from synth.commands.sources import consume, open_stream
     from synth.tasks import SourceError
 
-    given: dict[str, Any] = {"path": path, "limit": limit}
+    if order not in ("source", "simplest"):
+        raise fail(f"--order must be source or simplest, not {order!r}")
+    given: dict[str, Any] = {"path": path, "limit": limit if order == "source" else None}
     if source == "codecontests":
         given["backend"] = sandbox
     tasks: list[TaskDescription] = []
@@ -88,6 +102,8 @@ def load_source_tasks(source: str, path: Path | None, limit: int | None, sandbox
             tasks.append(item)
     if skipped:
         err.print("source: skipped " + ", ".join(f"{n} ({r})" for r, n in skipped.most_common()))
+    if order == "simplest":
+        tasks = sorted(tasks, key=input_size)[:limit]  # stable: ties keep the source's order
     return tasks
 
 
@@ -144,6 +160,7 @@ def run_command(
     compact_exemplars: Annotated[bool | None, typer.Option("--compact-exemplars/--full-exemplars", help="One short exemplar, docstrings and comments stripped, for small context windows (default: full exemplars).")] = None,
     mode: Annotated[str, typer.Option(help="full: the model writes the whole module; compiled: a task's reference program is embedded and the model writes the rest; auto: compiled where a verified reference program exists.")] = "auto",
     steer_rounds: Annotated[int, typer.Option(help="Difficulty-steering rounds after a too-easy or too-hard filter verdict (0: reject at once).")] = 1,
+    order: Annotated[str | None, typer.Option(help="Which tasks --limit keeps: source (the first ones) or simplest (the shortest example inputs first). Default: source; simplest for the embedded model.")] = None,
     resume: Annotated[str | None, typer.Option(help="Continue the run with this id.")] = None,
 ) -> None:
     """Turn task descriptions into gated, filtered bootcamps committed into the library."""
@@ -171,8 +188,11 @@ def run_command(
         candidates = candidates if candidates is not None else 2
         rounds = rounds if rounds is not None else 1
         samples = samples if samples is not None else 12
-        err.print(f"embedded model: {limit} task(s), {candidates} draft(s), {rounds} revision round(s), "
-                  f"{samples} solver samples (--limit/--candidates/--rounds/--samples change this)")
+        order = order or "simplest"
+        err.print(f"embedded model: {limit} task(s) ({'the shortest example inputs first' if order == 'simplest' else 'in source order'}), "
+                  f"{candidates} draft(s), {rounds} revision round(s), {samples} solver samples "
+                  "(--limit/--order/--candidates/--rounds/--samples change this)")
+    order = order or "source"
     candidates = candidates if candidates is not None else 2
     rounds = rounds if rounds is not None else 3
     samples = samples if samples is not None else 64
@@ -206,7 +226,7 @@ def run_command(
             tasks = load_tasks(run)
             err.print(f"resuming run {run.run_id} ({len(tasks)} tasks)")
         else:
-            tasks = load_source_tasks(source, path, limit, sandbox)
+            tasks = load_source_tasks(source, path, limit, sandbox, order)
             if not tasks:
                 raise fail(f"source {source!r} gave no tasks")
             run = Run.create(runs_dir, cfg)
