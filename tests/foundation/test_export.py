@@ -112,12 +112,15 @@ def test_empty_library_is_an_error(tmp_path: Path):
 
 
 # sha256 of the files that the in-process export (before the sandboxed method servers) wrote
-# for the shipped library: the sandboxed export must give the very same bytes.
+# for the shipped library's hand-written bootcamps: the sandboxed export must give the very same
+# bytes. (The library has since grown by a generated bootcamp; an export of all of it differs
+# by that bootcamp's rows, so the pins name the six they were taken on.)
+HANDWRITTEN = ["cipher", "code_output", "game24", "interval_cover", "knights_knaves", "sudoku"]
 PINNED_SHIPPED = {
-    "a": (dict(per_bootcamp=12, test_per_bootcamp=4, seed=0),
+    "a": (dict(per_bootcamp=12, test_per_bootcamp=4, seed=0, bootcamps=HANDWRITTEN),
           "1b295144c7acc10ca1b2589d64e250568a233c2118ccd8ba8a67ceedbfda530a",
           "0fbc2ec4b8c9f74a7a269433b3389ba3fee8ad30dcc68faab041d22ed37be738"),
-    "b": (dict(per_bootcamp=9, test_per_bootcamp=3, seed=7, level="default"),
+    "b": (dict(per_bootcamp=9, test_per_bootcamp=3, seed=7, level="default", bootcamps=HANDWRITTEN),
           "5289f515d4d9a0e3e97f172722e92f47280d2f019beb52b39e6034d692d61dfd",
           "4688cd6008172c22dd635e212d21a6b923f35b18277a23d507322fd90c487ff2"),
     "c": (dict(per_bootcamp=10, test_per_bootcamp=2, seed=123456789, level="easy",
