@@ -84,11 +84,13 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
 import hashlib
 import json
 import math
 import os
 import queue
+import select
 import selectors
 import signal
 import socket
@@ -137,6 +139,9 @@ HOST_GRACE_S = 10.0  # the host waits this long past the wall limit before killi
 MEMORY_HEADROOM_MB = 96  # cgroup limit = job's memory_mb + this (PID 1, the runner, buffers)
 PIDS_HEADROOM = 8  # PID 1, the runner, its helper, the exec shim
 REFILL_BACKOFF_S = 2.0  # after a failed spare creation
+#: where a container sees its session FIFOs (a read-only bind mount of a host folder of its own)
+IO_MOUNT = "/run/synth-io"
+IO_OPEN_TIMEOUT_S = 10.0  # the runner opens its FIFO ends within this after the payload
 
 
 def default_image() -> str:
@@ -238,6 +243,35 @@ class _ExecStream:
                 response.close()
 
 
+def _remove_io_dir(path: str | None) -> None:
+    """Remove a container's session FIFO folder (after the container is gone)."""
+    if path is None:
+        return
+    for name in ("in", "out"):
+        with contextlib.suppress(OSError):
+            os.unlink(os.path.join(path, name))
+    with contextlib.suppress(OSError):
+        os.rmdir(path)
+
+
+def _open_writer(path: str, agent: _ExecStream) -> int:
+    """Open the session's request FIFO for writing once the runner has opened its read end
+    (within :data:`IO_OPEN_TIMEOUT_S`; a runner that ends first -- it refused the payload --
+    is an error with its stderr)."""
+    deadline = time.monotonic() + IO_OPEN_TIMEOUT_S
+    err: list[bytes] = []
+    while True:
+        try:
+            return os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+        except OSError as exc:
+            if exc.errno != errno.ENXIO:  # ENXIO: no reader yet
+                raise
+        agent.pump(time.monotonic() + 0.002, lambda _chunk: False, err.append)
+        if agent.eof or time.monotonic() > deadline:
+            why = b"".join(err).decode("utf-8", "replace")[-300:]
+            raise _ContainerGone(f"the runner did not open the session FIFOs: {why or 'timeout'}")
+
+
 class _ContainerGone(RuntimeError):
     """The container stopped or disappeared (engine restart, external ``docker rm``)."""
 
@@ -252,6 +286,7 @@ class _Container:
     session: bool = False
     runs: int = 0
     removed: bool = False
+    io_dir: str | None = None  # host folder with the session FIFOs "in" and "out" (io="fifo")
 
     def drop_agent(self) -> None:
         if self.agent is not None:
@@ -277,9 +312,14 @@ class DockerBackend:
         spare_keys: int = 2,
         max_warm: int = 8,
         api_timeout_s: float = 60.0,
+        io: str = "auto",
     ) -> None:
         if runtime not in ("auto", "runc", "runsc"):
             raise ValueError("runtime must be 'auto', 'runc' or 'runsc'")
+        if io not in ("auto", "fifo", "stream"):
+            raise ValueError("io must be 'auto', 'fifo' or 'stream'")
+        self.io_choice = io
+        self.io = "stream"  # decided by the probe (see _io_mode)
         if min(spares, spare_keys, max_warm) < 0 or max_runs < 1:
             raise ValueError("spares, spare_keys and max_warm must be >= 0, max_runs >= 1")
         self.image = image
@@ -318,6 +358,7 @@ class DockerBackend:
         self._creating: dict[tuple[int, int], int] = {}
         self._idle: OrderedDict[tuple[str, tuple[int, int]], list[_Container]] = OrderedDict()
         self._doomed: queue.Queue[str | None] = queue.Queue()
+        self._io_dirs: dict[str, str] = {}  # container id -> its session FIFO folder
         self._threads: list[threading.Thread] = []
         self._local = threading.local()
         self._owner = _owner_tag()
@@ -368,6 +409,7 @@ class DockerBackend:
             return False, "runtime='runsc' requested but the engine has no gVisor (runsc) runtime"
         self.runtime = "runsc" if self.runtime_choice != "runc" and "runsc" in runtimes else None
         self._client = client
+        self.io = self._io_mode(client)
         self.remove_leftovers()
         job = SandboxJob(files={"p.py": "print(6 * 7)"}, argv=["p.py"])
         res = self._run(job, Limits(wall_s=30, cpu_s=10))
@@ -377,7 +419,20 @@ class DockerBackend:
             )
         self._start_threads()
         runtime = self.runtime or "runc"
-        return True, f"ok (image {self.image}, runtime {runtime})"
+        return True, f"ok (image {self.image}, runtime {runtime}, session io {self.io})"
+
+    def _io_mode(self, client: Any) -> str:
+        """How sessions talk to their worker: ``fifo`` (two FIFOs in a host folder bind-mounted
+        read-only into the container: the kernel carries the bytes, as for the process backend)
+        when the engine runs on this machine (a unix socket) under runc; else ``stream`` (the
+        ``docker exec`` stream through the engine)."""
+        if self.io_choice != "auto":
+            return self.io_choice
+        url = str(getattr(getattr(client, "api", None), "base_url", ""))
+        host = os.environ.get("DOCKER_HOST", "unix://")
+        # the SDK names a unix-socket engine "http+docker://localhost"
+        local = host.startswith("unix://") and url.startswith(("http+docker://", "http+unix://"))
+        return "fifo" if local and self.runtime is None and hasattr(os, "mkfifo") else "stream"
 
     def remove_leftovers(self) -> int:
         """Remove labelled containers whose creating process is gone; return how many."""
@@ -435,6 +490,9 @@ class DockerBackend:
         if self.runtime:
             kwargs["runtime"] = self.runtime
         tmpfs_opts = "mode=1777,nosuid,nodev,noexec"
+        io_dir = self._make_io_dir() if self.io == "fifo" else None
+        if io_dir is not None:
+            kwargs["volumes"] = {io_dir: {"bind": IO_MOUNT, "mode": "ro"}}
         # create + start, never containers.run: that would try to pull a missing image
         created = self._client.containers.create(
             self.image,
@@ -461,16 +519,33 @@ class DockerBackend:
             log_config=docker.types.LogConfig(type="none"),
             **kwargs,
         )
-        cont = _Container(id=created.id, key=key)
+        cont = _Container(id=created.id, key=key, io_dir=io_dir)
+        if io_dir is not None:
+            with self._cond:
+                self._io_dirs[created.id] = io_dir
         try:
             created.start()
             cont.agent_exec, cont.agent = self._exec_runner(cont.id)
         except Exception:
             cont.drop_agent()
             self._remove(cont.id)
+            _remove_io_dir(io_dir)
             raise
         self._count("created")
         return cont
+
+    @staticmethod
+    def _make_io_dir() -> str:
+        """A host folder (0700, this process's uid) with the FIFOs ``in`` and ``out`` (0600): the
+        container's runner (uid 0, the owner, before it drops privileges) opens them for the
+        job; the job itself (another uid) cannot open them by name."""
+        import tempfile
+
+        path = tempfile.mkdtemp(prefix="synth-docker-io-")
+        os.chmod(path, 0o700)
+        for name in ("in", "out"):
+            os.mkfifo(os.path.join(path, name), 0o600)
+        return path
 
     def _exec_runner(self, container_id: str) -> tuple[str, _ExecStream]:
         api = self._client.api
@@ -592,6 +667,9 @@ class DockerBackend:
         with contextlib.suppress(Exception):
             self._client.api.remove_container(container_id, force=True)
             self._count("removed")
+        with self._cond:
+            io_dir = self._io_dirs.pop(container_id, None)
+        _remove_io_dir(io_dir)
 
     # -- background threads ---------------------------------------------------------------------
     def _start_threads(self) -> None:
@@ -684,19 +762,22 @@ class DockerBackend:
             self._remove(container_id)
 
     # -- one-shot jobs ----------------------------------------------------------------------------
-    def _payload(self, job: SandboxJob, limits: Limits, *, session: bool = False) -> bytes:
+    def _payload(self, job: SandboxJob, limits: Limits, *, session: bool = False,
+                 io: str | None = None) -> bytes:
+        """The runner's payload; ``io``: the folder of the session's FIFOs in the container."""
         workdir = f"/tmp/job-{uuid.uuid4().hex[:16]}"
-        return _frame(
-            {
-                "workdir": workdir,
-                "files": job.files,
-                "argv": job.argv,
-                "stdin": job.stdin,
-                "env": build_env(job, workdir),
-                "limits": limits.model_dump(),
-                "session": session,
-            }
-        )
+        payload: dict[str, Any] = {
+            "workdir": workdir,
+            "files": job.files,
+            "argv": job.argv,
+            "stdin": job.stdin,
+            "env": build_env(job, workdir),
+            "limits": limits.model_dump(),
+            "session": session,
+        }
+        if io is not None:
+            payload["io"] = io
+        return _frame(payload)
 
     def run(self, job: SandboxJob, limits: Limits) -> RunResult:
         start = time.monotonic()
@@ -860,30 +941,46 @@ class DockerBackend:
         cont.session = True
         self._local.container = cont.id
         agent = cont.agent
+        fds: tuple[int, int] | None = None
+        out_fd = -1
         try:
             if agent is None or agent.eof:
                 raise _ContainerGone("its runner is gone")
-            agent.send(self._payload(job, limits, session=True))
+            if cont.io_dir is not None:
+                # our read end first, so that the runner's open of "out" for writing returns
+                out_fd = os.open(os.path.join(cont.io_dir, "out"), os.O_RDONLY | os.O_NONBLOCK)
+            agent.send(self._payload(job, limits, session=True,
+                                     io=IO_MOUNT if cont.io_dir is not None else None))
+            if cont.io_dir is not None:
+                fds = (_open_writer(os.path.join(cont.io_dir, "in"), agent), out_fd)
         except Exception as exc:
+            if out_fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(out_fd)
             self._dispose([cont], kill=True)
             raise RuntimeError(f"could not start a docker session: {exc}") from exc
-        return DockerSession(self, cont, cont.agent_exec, agent)
+        return DockerSession(self, cont, cont.agent_exec, agent, fds)
 
 
 class DockerSession:
-    """A worker process whose stdin/stdout are one ``docker exec`` stream (base.Session).
+    """A worker process in a container of its own (base.Session): its stdin/stdout are the two
+    session FIFOs when the backend's session io is ``fifo`` (the kernel carries the bytes, no
+    engine in between), else the ``docker exec`` stream. Its stderr is always the exec stream.
 
     The container is dedicated to the session and removed by :meth:`close` (with everything
     the session started).
     """
 
     def __init__(
-        self, backend: DockerBackend, cont: _Container, exec_id: str, stream: _ExecStream
+        self, backend: DockerBackend, cont: _Container, exec_id: str, stream: _ExecStream,
+        fds: tuple[int, int] | None = None,
     ) -> None:
         self._backend = backend
         self._cont = cont
         self._exec_id = exec_id
         self._stream = stream
+        self._fds = fds  # (request FIFO write end, reply FIFO read end), non-blocking
+        self._out_eof = False
         self._out = bytearray()
         self._err: deque[bytes] = deque(maxlen=64)
         self._closed = False
@@ -893,13 +990,35 @@ class DockerSession:
     def container_id(self) -> str:
         return self._cont.id
 
+    @property
+    def io(self) -> str:
+        """``fifo`` or ``stream``: how requests and replies travel."""
+        return "fifo" if self._fds is not None else "stream"
+
     def send(self, data: bytes, timeout_s: float = 30.0) -> None:
-        if self._stream.eof or self._closed:
+        if self._closed or (self._fds is None and self._stream.eof) or self._out_eof:
             raise SessionError("worker stream is closed")
-        try:
-            self._stream.send(data, timeout_s)
-        except OSError as exc:
-            raise SessionError(f"worker stdin closed: {exc}") from exc
+        if self._fds is None:
+            try:
+                self._stream.send(data, timeout_s)
+            except OSError as exc:
+                raise SessionError(f"worker stdin closed: {exc}") from exc
+            return
+        deadline = time.monotonic() + timeout_s
+        view = memoryview(data)
+        fd = self._fds[0]
+        while view:
+            try:
+                view = view[os.write(fd, view):]
+                continue
+            except BlockingIOError:
+                pass
+            except OSError as exc:  # EPIPE: the worker is gone
+                raise SessionError(f"worker stdin closed: {exc}") from exc
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"the worker read no request within {timeout_s:g}s")
+            select.select([], [fd], [], min(left, 0.05))
 
     def recv_line(self, timeout_s: float, max_bytes: int) -> bytes:
         deadline = time.monotonic() + timeout_s
@@ -911,22 +1030,49 @@ class DockerSession:
                 return line
             if len(self._out) > max_bytes:
                 raise OverflowError(f"worker reply longer than {max_bytes} bytes")
-            if self._stream.eof:
+            if self._out_eof or (self._fds is None and self._stream.eof):
                 raise SessionError("worker closed its stdout (exited)")
             if time.monotonic() >= deadline:
                 raise TimeoutError(f"no reply within {timeout_s:g}s")
+            if self._fds is None:
 
-            def on_out(chunk: bytes) -> bool:
-                self._out.extend(chunk)
-                return b"\n" in chunk or len(self._out) > max_bytes
+                def on_out(chunk: bytes) -> bool:
+                    self._out.extend(chunk)
+                    return b"\n" in chunk or len(self._out) > max_bytes
 
-            self._stream.pump(deadline, on_out, self._on_err)
+                self._stream.pump(deadline, on_out, self._on_err)
+            else:
+                self._read_fifo(deadline)
+
+    def _read_fifo(self, deadline: float) -> None:
+        """Wait for the reply FIFO (draining stderr from the exec stream meanwhile) and read
+        what it has; at its end mark the worker's stdout closed."""
+        assert self._fds is not None
+        fd = self._fds[1]
+        sock_fd = -1 if self._stream.eof else self._stream.sock.fileno()
+        watch = [fd] if sock_fd < 0 else [fd, sock_fd]
+        ready = select.select(watch, [], [], max(0.0, deadline - time.monotonic()))[0]
+        if sock_fd >= 0 and sock_fd in ready:
+            self._stream.pump(time.monotonic() + 0.001, lambda _c: False, self._on_err)
+        if fd in ready:
+            try:
+                data = os.read(fd, 1 << 18)
+            except BlockingIOError:
+                return
+            except OSError:
+                data = b""
+            if data:
+                self._out.extend(data)
+            else:
+                self._out_eof = True
 
     def _on_err(self, chunk: bytes) -> bool:
         self._err.append(chunk)
         return False
 
     def stderr_tail(self) -> str:
+        if self._fds is not None and not self._stream.eof:  # what is waiting on the stream
+            self._stream.pump(time.monotonic() + 0.05, lambda _c: False, self._on_err)
         return b"".join(self._err).decode("utf-8", errors="replace")[-4000:]
 
     def returncode(self) -> int | None:
@@ -948,5 +1094,9 @@ class DockerSession:
             if self._closed:
                 return
             self._closed = True
+        if self._fds is not None:
+            for fd in self._fds:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
         self._stream.close()
         self._backend._dispose([self._cont], kill=True)

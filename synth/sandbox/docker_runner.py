@@ -28,7 +28,9 @@ Modes:
 
     A *session* payload (a long-lived worker: the container is dedicated to it) makes the
     runner drop to uid 65534, write the files and *replace itself* (``execve``) with the
-    job's interpreter, so the job's stdin/stdout are the exec stream.
+    job's interpreter, so the job's stdin/stdout are the exec stream -- or, when the payload
+    names an ``io`` folder, the two FIFOs in it (opened as root before the uid changes), and
+    only its stderr is the exec stream.
 
     Otherwise it runs jobs one after the other for the life of the container. Per job:
 
@@ -470,9 +472,24 @@ def run_job(payload: dict) -> dict:
     }
 
 
+def attach_fifos(folder: str) -> None:
+    """Make the session FIFOs of ``folder`` (a read-only bind mount of the host's folder for
+    this container) the job's stdin and stdout. Opened as uid 0, their owner, before the uid
+    changes: the job cannot open them by name. The host holds the other ends."""
+    fd_in = os.open(os.path.join(folder, "in"), os.O_RDONLY | os.O_NONBLOCK)
+    os.set_blocking(fd_in, True)
+    fd_out = os.open(os.path.join(folder, "out"), os.O_WRONLY)  # the host's reader is open
+    os.dup2(fd_in, 0)
+    os.dup2(fd_out, 1)
+    os.close(fd_in)
+    os.close(fd_out)
+
+
 def start_session(payload: dict) -> None:
     """Become the job: drop to the job uid, write the files, execve (never returns)."""
     kill_all()
+    if payload.get("io"):
+        attach_fifos(payload["io"])
     become(JOB_UID)
     workdir = payload["workdir"]
     wipe_and_write(workdir, payload["files"])

@@ -11,6 +11,7 @@ import ast
 import os
 import secrets
 import socket
+import stat
 import subprocess
 import sys
 import threading
@@ -23,6 +24,7 @@ import pytest
 from synth.sandbox.base import Limits, Outcome, SandboxJob, Session, SessionError
 from synth.sandbox.docker import (
     BUILD_SCRIPT,
+    IO_MOUNT,
     LABEL,
     OWNER_LABEL,
     RUNNER_CAPS,
@@ -276,7 +278,17 @@ def test_container_configuration(shared: DockerBackend) -> None:
         assert "size=" in host["Tmpfs"][path]
     assert info["Config"]["User"] == "0:0"  # PID 1 drops to 65533 at once (next tests)
     assert info["Config"]["Labels"][LABEL] == "1"
-    assert info["Mounts"] == [] and not host["Binds"]
+    # the only mount: with session io "fifo", the container's own folder of two FIFOs, read-only
+    if shared.io == "fifo":
+        (mount,) = info["Mounts"]
+        assert mount["Destination"] == IO_MOUNT and mount["Mode"] == "ro" and not mount["RW"]
+        assert sorted(os.listdir(mount["Source"])) == ["in", "out"]
+        for name in ("in", "out"):
+            st = os.stat(os.path.join(mount["Source"], name))
+            assert stat.S_ISFIFO(st.st_mode) and stat.S_IMODE(st.st_mode) == 0o600
+        assert stat.S_IMODE(os.stat(mount["Source"]).st_mode) == 0o700
+    else:
+        assert info["Mounts"] == [] and not host["Binds"]
     assert not any("docker.sock" in str(m) for m in info["Mounts"])
     assert set(info["NetworkSettings"]["Networks"]) <= {"none"}
 
@@ -418,6 +430,68 @@ def test_session_for_the_warm_pool(fresh: DockerBackend) -> None:
     assert not container_running(fresh, session.container_id)  # its own, gone with it
     assert fresh.live_containers() == []
     assert fresh.run(job("print('after')"), LIMITS).stdout == "after\n"
+
+
+FIFO_PROBE = """
+import os, sys
+out = []
+for name in ("in", "out"):
+    for flags in (os.O_RDONLY | os.O_NONBLOCK, os.O_WRONLY | os.O_NONBLOCK):
+        try:
+            os.close(os.open(os.path.join(sys.argv[1], name), flags))
+            out.append(name + " opened")
+        except OSError as exc:
+            out.append(name + " " + type(exc).__name__)
+try:
+    open(os.path.join(sys.argv[1], "x"), "w")
+    out.append("wrote")
+except OSError as exc:
+    out.append("write " + type(exc).__name__)
+print(" ".join(out), flush=True)
+for line in sys.stdin:
+    sys.stderr.write("err " + line)
+    sys.stderr.flush()
+    print("got " + line.strip(), flush=True)
+"""
+
+
+@pytest.mark.parametrize("io", ["fifo", "stream"])
+def test_session_io_modes_carry_the_same_bytes_and_the_job_cannot_reach_the_fifos(io: str) -> None:
+    """Session io "fifo": the job's stdin/stdout are FIFOs in a read-only bind mount that only
+    the runner (uid 0) could open by name; its stderr stays the exec stream. "stream": both go
+    through the engine. Same replies either way; the FIFO folder is gone after the session."""
+    backend = DockerBackend(io=io, spares=0)
+    _usable(backend)
+    try:
+        assert backend.io == io
+        session = backend.spawn(SandboxJob(files={"w.py": FIFO_PROBE}, argv=["w.py", IO_MOUNT]),
+                                LIMITS)
+        folder = backend._live[session.container_id].io_dir if io == "fifo" else None
+        try:
+            assert session.io == io
+            first = session.recv_line(10, 1000).decode()
+            if io == "fifo":
+                assert first == ("in PermissionError in PermissionError out PermissionError "
+                                 "out PermissionError write PermissionError"), first
+                assert folder is not None and os.path.isdir(folder)
+            else:
+                assert first.count("FileNotFoundError") == 5, first  # no such folder
+            big = b"x" * 300_000  # larger than a pipe buffer: written in pieces
+            session.send(b"a\n" + big + b"\nb\n")
+            assert session.recv_line(5, 1000) == b"got a"
+            assert session.recv_line(5, 400_000) == b"got " + big
+            assert session.recv_line(5, 1000) == b"got b"
+            assert session.stderr_tail().endswith("err b\n")  # the stderr stream, drained
+        finally:
+            session.close()
+        with pytest.raises(SessionError):
+            session.send(b"more\n")
+        deadline = time.monotonic() + 10
+        while folder is not None and os.path.exists(folder) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert folder is None or not os.path.exists(folder)
+    finally:
+        backend.close()
 
 
 def test_session_exit_is_reported(fresh: DockerBackend) -> None:
