@@ -7,8 +7,11 @@ One run, one machine, one moment. For every shipped library bootcamp it scores t
 responses (half reference answers, half wrong ones) four ways:
 
 * in-process: ``cls.verify_score`` called directly (no isolation: the baseline);
-* warm pool: :class:`synth.sandbox.pool.WorkerPool` on each backend (docker: exec in a warm
-  container), start-up excluded (reported separately);
+* warm pool: :class:`synth.sandbox.pool.WorkerPool` on each backend (docker: a session in a
+  container of its own, requests and replies over two FIFOs), start-up excluded (reported
+  separately; for docker it includes waiting until the engine has made the spare containers
+  the pool took, and removed those of the pool before -- work that would otherwise land in the
+  timed calls);
 * fresh sandbox per call: one ``Backend.run`` per call (the process backend, and the docker
   backend, whose runs are execs in warm containers), on a subset of ``--fresh`` calls;
 
@@ -88,6 +91,16 @@ def try_backend(name: str) -> Backend | None:
         return None
 
 
+def settle(backends: dict[str, Backend]) -> None:
+    """Let every backend's background work finish (docker: making spare containers, removing
+    used ones -- a few hundred ms of engine CPU each, which on a 2-core machine would land in
+    whatever is being timed). Counted in the pool start-up, not in its throughput."""
+    for backend in backends.values():
+        wait = getattr(backend, "settle", None)
+        if wait is not None:
+            wait(30.0)
+
+
 def fresh_calls(
     backend: Backend, code: str, items: list[tuple[str, dict[str, Any]]], expected: list[float]
 ) -> float:
@@ -135,8 +148,10 @@ def main() -> None:
         inproc_s += time.perf_counter() - t0
         total += len(items)
         for name, backend in backends.items():
+            settle(backends)  # no container start or removal of an earlier pool runs meanwhile
             t0 = time.perf_counter()
             with WorkerPool(code, size=args.pool_size, backend=backend) as pool:
+                settle(backends)  # the spares this pool took are made again first
                 t1 = time.perf_counter()
                 got = pool.verify_many(items)
                 pool_s[name] += time.perf_counter() - t1

@@ -685,7 +685,29 @@ class DockerBackend:
 
     def _reap_loop(self) -> None:
         while (container_id := self._doomed.get()) is not None:
-            self._remove(container_id)
+            try:
+                self._remove(container_id)
+            finally:
+                self._doomed.task_done()
+            with self._cond:
+                self._cond.notify_all()  # for settle()
+
+    def settle(self, timeout_s: float = 30.0) -> bool:
+        """Wait until the background threads are idle: every spare made, every doomed container
+        removed. Their engine work (a container start or removal costs the engine a few hundred
+        ms of CPU) competes with the jobs on a small machine; a benchmark waits for this before
+        it times warm work. True when idle within ``timeout_s``."""
+        deadline = time.monotonic() + timeout_s
+        with self._cond:
+            while True:
+                busy = (self._threads and self.spares and self._refill_key() is not None) or \
+                    any(self._creating.values()) or self._doomed.unfinished_tasks > 0
+                if not busy or self._closed:
+                    return not busy
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(min(left, 0.05))
 
     def _refill_key(self) -> tuple[int, int] | None:
         """The most recently used key that lacks spares (lock held)."""
