@@ -679,3 +679,23 @@ def test_image_has_no_setuid_programs_and_no_site_packages(shared: DockerBackend
     res = shared.run(job(code), LIMITS)
     assert res.outcome is Outcome.PASSED, res
     assert res.stdout.splitlines() == ["[]", "False 1"]
+
+
+def test_settle_waits_for_spares_and_removals() -> None:
+    """After a session took a spare and was closed, settle() returns once the engine has made
+    the spare again and removed the used container (nothing of that work is left running)."""
+    backend = DockerBackend(spares=1)
+    _usable(backend)
+    try:
+        session = backend.spawn(SandboxJob(files={"w.py": "print('hi', flush=True)"}, argv=["w.py"]),
+                                LIMITS)
+        used = session.container_id
+        assert session.recv_line(10, 100) == b"hi"
+        session.close()
+        start = time.monotonic()
+        assert backend.settle(60)
+        assert time.monotonic() - start < 60
+        assert len(backend.spare_containers()) == 1
+        assert used not in backend.engine_containers()
+    finally:
+        backend.close()
