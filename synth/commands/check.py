@@ -1,7 +1,10 @@
 """`synth check FILE|DIR`: run the quality gate on a bootcamp module, or audit a folder of them.
 
-Exit status: 0 when every hard check passes (for a folder: for every module), 1 when any hard
-check fails, 2 for a usage or infrastructure error (no sandbox, sandbox_error, bad path).
+Exit status: 0 when the module is accepted (every hard check passes; convention findings of an
+audited library are reported, never rejecting), 1 when a finding rejects it, 3 when it cannot
+be judged (a third-party module it needs is missing: the message names it), 2 for a usage or
+infrastructure error (no sandbox, sandbox_error, bad path). For a folder: 2 if any module hit
+an infrastructure error, else 1 if any is rejected, else 3 if any cannot be judged, else 0.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ _STYLE = {
     "oom": "bold magenta",
     "sandbox_error": "bold yellow",
     "skipped": "dim",
+    "convention": "yellow",
+    "cannot judge": "bold cyan",
 }
 _GLYPH = {
     "passed": "ok",
@@ -39,7 +44,11 @@ _GLYPH = {
     "oom": "OOM",
     "sandbox_error": "SBX",
     "skipped": "-",
+    "convention": "conv",
+    "cannot judge": "??",
 }
+#: The exit status of each verdict.
+EXIT = {"accepted": 0, "rejected": 1, "infrastructure_error": 2, "cannot_judge": 3}
 
 
 def check_command(
@@ -97,13 +106,18 @@ def check_command(
             typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         else:
             typer.echo(reports[0][1].model_dump_json(indent=2))
+        for module, report in reports:
+            if report.cannot_judge:
+                err.print(Text(f"{module.name}: ") + _decisive(report))
     elif path.is_dir():
         _print_audit(path, reports)
     else:
         _print_report(path, reports[0][1])
-    if any(r.infrastructure_error for _, r in reports):
-        raise typer.Exit(2)
-    raise typer.Exit(0 if all(r.passed for _, r in reports) else 1)
+    verdicts = {r.verdict for _, r in reports}
+    for worst in ("infrastructure_error", "rejected", "cannot_judge"):
+        if worst in verdicts:
+            raise typer.Exit(EXIT[worst])
+    raise typer.Exit(0)
 
 
 def _usage(message: str) -> typer.Exit:
@@ -129,9 +143,32 @@ def _audit(folder: Path, reference: Path | None, sandbox: str) -> list[tuple[Pat
 
 
 def _verdict(report: CheckReport) -> Text:
+    return {
+        "infrastructure_error": Text("SANDBOX ERROR", style="bold yellow"),
+        "accepted": Text("PASSED", style="bold green"),
+        "cannot_judge": Text("CANNOT JUDGE", style="bold cyan"),
+    }.get(report.verdict, Text("FAILED", style="bold red"))
+
+
+def _decisive(report: CheckReport) -> Text:
+    """One line: what decided the verdict (and how many conventions were only reported)."""
+    decisive = report.decisive
+    conventions = report.conventions
+    noted = (f"; {len(conventions)} convention finding(s) reported, not rejecting: "
+             + ", ".join(c.name + (f"/{c.finding}" if c.finding else "") for c in conventions)
+             if conventions else "")
     if report.infrastructure_error:
-        return Text("SANDBOX ERROR", style="bold yellow")
-    return Text("PASSED", style="bold green") if report.passed else Text("FAILED", style="bold red")
+        broken = next((c for c in report.checks if c.status.value == "sandbox_error"), None)
+        return Text(f"sandbox error in {broken.name}: {broken.reason}" if broken
+                    else "sandbox error")
+    if decisive is None:
+        return Text("accepted" + noted)
+    if report.cannot_judge:
+        module = decisive.artifacts.get("missing_module", "")
+        what = f"cannot judge: missing module {module}" if module else "cannot judge"
+        return Text(f"{what} ({decisive.name}: {decisive.reason}){noted}")
+    finding = f"/{decisive.finding}" if decisive.finding else ""
+    return Text(f"rejected by {decisive.name}{finding}: {decisive.reason}{noted}")
 
 
 def _print_report(path: Path, report: CheckReport) -> None:
@@ -148,12 +185,13 @@ def _print_report(path: Path, report: CheckReport) -> None:
     for check in report.checks:
         table.add_row(
             check.name,
-            Text(check.status.value, style=_STYLE[check.status]),
+            Text(check.label, style=_STYLE[check.label]),
             "yes" if check.hard else "no",
             f"{check.elapsed_s:.2f}s",
             Text(check.reason),
         )
     out.print(table)
+    out.print(Text("verdict: ", style="bold") + _decisive(report))
     for check in report.checks:
         if check.status in (CheckStatus.PASSED, CheckStatus.SKIPPED) or not check.artifacts:
             continue
@@ -167,22 +205,24 @@ def _print_audit(folder: Path, reports: list[tuple[Path, CheckReport]]) -> None:
     from synth.gate import CHECK_NAMES
 
     passed = sum(r.passed for _, r in reports)
-    table = Table(title=f"audit of {folder}: {passed}/{len(reports)} pass every hard check",
+    unjudged = sum(r.cannot_judge for _, r in reports)
+    table = Table(title=f"audit of {folder}: {passed}/{len(reports)} pass every hard check"
+                  + (f", {unjudged} cannot be judged" if unjudged else ""),
                   title_justify="left")
     table.add_column("module", overflow="fold")
     table.add_column("mode")
     table.add_column("verdict")
     for name in CHECK_NAMES:
         table.add_column(name[:8], justify="center")
-    table.add_column("first problem", overflow="fold")
+    table.add_column("decisive finding", overflow="fold")
     for module, report in reports:
         cells = []
         for name in CHECK_NAMES:
             check = report.get(name)
-            cells.append(Text(_GLYPH[check.status], style=_STYLE[check.status]) if check else "")
-        first = report.failing[0] if report.failing else None
-        problem = Text(f"{first.name}: {first.reason}") if first else Text("")
-        table.add_row(module.name, report.mode, _verdict(report), *cells, problem)
+            cells.append(Text(_GLYPH[check.label], style=_STYLE[check.label]) if check else "")
+        table.add_row(module.name, report.mode, _verdict(report), *cells, _decisive(report))
     out.print(table)
     out.print(Text("ok passed, FAIL failed, ERR error, TIME timeout, OOM out of memory, "
-                   "SBX sandbox error, - skipped (not applicable or blocked)", style="dim"))
+                   "SBX sandbox error, conv a convention of the audited library (reported, not "
+                   "rejecting), ?? cannot judge, - skipped (not applicable or blocked)",
+                   style="dim"))

@@ -4,6 +4,12 @@ candidate, and the :class:`CheckConfig` of sizes and budgets.
 Every result carries its evidence (traceback tail, the failing case, expected vs got) sized for
 the revise prompt, which shows exactly these artifacts to the code model. Results are built by
 the trusted host (``synth.gate.suite``); nothing in them is parsed from the sandbox's output.
+
+Every finding has a severity (:data:`Severity`): ``reject`` (unfit for training: the candidate
+is rejected), ``convention`` (a convention of the audited library, e.g. InternBootcamp's
+``**params``: reported, never rejecting) or ``cannot_judge`` (the audit could not run the code,
+e.g. a third-party dependency is missing: neither accepted nor rejected). The verdict of a
+report is decided by its first reject finding (:attr:`CheckReport.decisive`).
 """
 
 from __future__ import annotations
@@ -26,6 +32,8 @@ __all__ = [
     "CheckReport",
     "CheckResult",
     "CheckStatus",
+    "Severity",
+    "Verdict",
     "differential_examples",
     "render_differential",
 ]
@@ -44,7 +52,14 @@ FINDINGS: tuple[str, ...] = (
     "invalid_score", "contract_tampered", "protocol", "impure_verifier", "reference_disagrees",
     "verifier_too_lenient", "verifier_too_strict", "checker_broken", "impure_reference",
     "inert_parameter", "degenerate_answers", "inconsistent_verifier",
+    # the audit of InternBootcamp-style classes
+    "accepts_unknown_parameter", "tuples_in_case", "swallowed_exception", "global_random",
+    "missing_dependency", "roundtrip_changes_verdict",
 )
+#: What a finding means for the verdict (see the module docstring).
+Severity = Literal["reject", "convention", "cannot_judge"]
+#: A report's outcome: ``synth check`` exits 0, 1, 3 and 2 for them.
+Verdict = Literal["accepted", "rejected", "cannot_judge", "infrastructure_error"]
 
 class CheckStatus(StrEnum):
     PASSED = "passed"
@@ -76,6 +91,10 @@ class CheckResult(BaseModel):
     artifacts: dict[str, str] = Field(default_factory=dict)
     elapsed_s: float = 0.0
     finding: str = Field(default="", max_length=64, description="a named finding, e.g. invalid_score")
+    severity: Severity = Field(
+        default="reject", description="what a status other than passed/skipped means: reject "
+        "(blocks acceptance), convention (reported, never rejecting), cannot_judge (the code "
+        "could not be judged, e.g. a missing third-party dependency)")
 
     @field_validator("reason")
     @classmethod
@@ -91,9 +110,22 @@ class CheckResult(BaseModel):
         }
 
     @property
+    def clean(self) -> bool:
+        """True when the check passed (or did not run): no finding of any severity."""
+        return self.status in (CheckStatus.PASSED, CheckStatus.SKIPPED)
+
+    @property
     def ok(self) -> bool:
-        """True when this check does not block acceptance."""
-        return not self.hard or self.status in (CheckStatus.PASSED, CheckStatus.SKIPPED)
+        """True when this check does not block acceptance (a convention finding never does)."""
+        return not self.hard or self.clean or self.severity == "convention"
+
+    @property
+    def label(self) -> str:
+        """The status as shown to a reader: ``failed``, or ``convention`` / ``cannot judge``
+        for a finding of that severity."""
+        if self.clean or self.severity == "reject":
+            return self.status.value
+        return "convention" if self.severity == "convention" else "cannot judge"
 
 
 class CheckConfig(BaseModel):
@@ -152,8 +184,36 @@ class CheckReport(BaseModel):
 
     @property
     def failing(self) -> list[CheckResult]:
-        """Checks that block acceptance, in suite order."""
+        """Checks that block acceptance (reject or cannot_judge findings), in suite order."""
         return [c for c in self.checks if not c.ok]
+
+    @property
+    def conventions(self) -> list[CheckResult]:
+        """Findings that are conventions of the audited library: reported, never rejecting."""
+        return [c for c in self.checks if not c.clean and c.severity == "convention"]
+
+    @property
+    def decisive(self) -> CheckResult | None:
+        """The finding that decides the verdict: the first reject finding, else the first
+        cannot_judge one, else None (accepted)."""
+        failing = self.failing
+        return next((c for c in failing if c.severity == "reject"), failing[0] if failing else None)
+
+    @property
+    def cannot_judge(self) -> bool:
+        """True when nothing rejects the candidate but some part of it could not be judged
+        (e.g. a third-party module it imports is missing in the sandbox)."""
+        decisive = self.decisive
+        return (not self.passed and not self.infrastructure_error and decisive is not None
+                and decisive.severity == "cannot_judge")
+
+    @property
+    def verdict(self) -> Verdict:
+        if self.infrastructure_error:
+            return "infrastructure_error"
+        if self.passed:
+            return "accepted"
+        return "cannot_judge" if self.cannot_judge else "rejected"
 
     def feedback(self, max_chars: int = 6000, only: Collection[str] | None = None,
                  voice: Literal["coder", "judge"] = "coder") -> str:
@@ -164,13 +224,15 @@ class CheckReport(BaseModel):
         A differential finding is rendered case by case -- the case, the answer, the verifier's
         score, the independent checker's verdict, the reference and ``solve()`` answers, the
         reference program's verdict where the oracle ran -- so a code model can act on it."""
-        if self.passed:
+        conventions = [c for c in self.conventions if only is None or c.name in only]
+        if self.passed and not conventions:
             return "All hard checks passed."
-        parts: list[str] = []
-        for check in self.failing:
+        parts: list[str] = ["All hard checks passed."] if self.passed else []
+        for check in [*self.failing, *conventions]:
             if only is not None and check.name not in only:
                 continue
-            lines = [f"## {check.name}: {check.status.value} -- {check.reason}"]
+            kind = "" if check.severity == "reject" else f" [{check.severity}]"
+            lines = [f"## {check.name}: {check.status.value}{kind} -- {check.reason}"]
             if check.name == "differential" and "evidence" in check.artifacts:
                 lines.append(render_differential(check, self.get("oracle"), voice))
             else:

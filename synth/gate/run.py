@@ -7,7 +7,9 @@ infrastructure and is never blamed on the candidate.
 
 InternBootcamp-style modules (``from bootcamp import Basebootcamp`` and similar) are audited
 with a shim (``synth/sandbox/intern_shim.py``): the checks that need what such classes lack
-(``reference_answer``, ``LEVELS``) are skipped with the reason.
+(``reference_answer``, ``LEVELS``) are skipped with the reason, the library's conventions are
+``convention`` findings (the static gate's among them), and a missing dependency of the audited
+code is ``cannot_judge`` (:mod:`synth.gate.severity`).
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ def _static(source: str, mode: str) -> tuple[CheckResult, bool]:
         name="static", status=CheckStatus.FAILED, hard=hard, elapsed_s=elapsed,
         reason=f"{len(violations)} static rule violation(s); first: {violations[0]}",
         artifacts={"violations": format_violations(violations)},
+        severity="reject" if hard else "convention",
     ), parses
 
 
