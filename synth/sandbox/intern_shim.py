@@ -8,8 +8,9 @@ that scores 0 without an extracted answer, 1 for ``True``, the number for a nume
 ``format_score`` otherwise, and that *swallows* every exception -- with two deliberate
 differences, both needed for an honest audit:
 
-* every exception ``verify_score`` swallows is recorded in :data:`SWALLOWED`, so the gate can
-  report a verifier that crashes (the original turns it into a silent score);
+* every exception ``verify_score`` swallows is recorded in :data:`SWALLOWED` (the exception
+  itself: the audit's server describes it), so the gate can report a verifier that crashes
+  (the original turns it into a silent score, which the gate reports as a convention);
 * no debug printing and no draw from the global ``random`` generator inside ``verify_score``
   (the original draws one number per call, which would make case generation depend on how
   often the verifier ran).
@@ -17,13 +18,13 @@ differences, both needed for an honest audit:
 
 from __future__ import annotations
 
-import traceback
 from typing import Any
 
 __all__ = ["SWALLOWED", "Basebootcamp", "clear_swallowed"]
 
-#: Exceptions swallowed by :meth:`Basebootcamp.verify_score`: (method, summary, traceback).
-SWALLOWED: list[tuple[str, str, str]] = []
+#: Exceptions swallowed by :meth:`Basebootcamp.verify_score`: (method, exception). Formatting
+#: them here would read their frames, which the sandbox's guard refuses to the audited code.
+SWALLOWED: list[tuple[str, BaseException]] = []
 _MAX_RECORDED = 50
 
 
@@ -34,9 +35,7 @@ def clear_swallowed() -> None:
 
 def _record(where: str, exc: BaseException) -> None:
     if len(SWALLOWED) < _MAX_RECORDED:
-        summary = f"{type(exc).__name__}: {exc}"[:300]
-        text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-        SWALLOWED.append((where, summary, text[-2000:]))
+        SWALLOWED.append((where, exc))
 
 
 class Basebootcamp:

@@ -1051,6 +1051,28 @@ def m_generate(p: dict[str, Any]) -> dict[str, Any]:
     return _encode_value(_bounded(generate, (), limit))
 
 
+def _intern_verify(response: str, identity: Any, fmt: Any, limit: float) -> tuple[Any, Any]:
+    """Intern mode: ``verify_score`` and the first exception it swallowed ((where, exc) or
+    None), as the audit shim recorded it."""
+    s = _S
+    s.shim.clear_swallowed()
+    value = _bounded(_bounded(getattr, (s.cls, "verify_score"), limit),
+                     (response, identity, fmt), limit)
+    swallowed = s.shim.SWALLOWED
+    first = swallowed[0] if type(swallowed) is list and swallowed else None
+    s.shim.clear_swallowed()
+    return value, first if type(first) is tuple and len(first) == 2 else None
+
+
+def _swallowed_info(first: Any) -> dict[str, Any]:
+    where, exc = first
+    if not isinstance(exc, BaseException):  # the shim's record, changed by the audited code
+        return {"where": _safe_str(where)[:100], "type": _name_of(exc),
+                "message": "(not an exception)", "traceback": ""}
+    return {"where": _safe_str(where)[:100], "type": _name_of(exc),
+            "message": _bounded(_message, (exc,), 1.0), "traceback": _trace(exc)}
+
+
 def m_prompt(p: dict[str, Any]) -> Any:
     limit = _limit(p, 2.0)
     return _plain_text(_bounded(_method("prompt_func", limit), (_case(p),), limit))
@@ -1086,12 +1108,9 @@ def m_score(p: dict[str, Any]) -> dict[str, Any]:
     identity = p["case"] if "case" in p else _case(p)
     out: dict[str, Any] = {}
     if s.mode == "intern":
-        s.shim.clear_swallowed()
-        value = _bounded(_bounded(getattr, (s.cls, "verify_score"), limit),
-                         (response, identity, fmt), limit)
-        if s.shim.SWALLOWED:
-            where, summary, trace = s.shim.SWALLOWED[0]
-            out["swallowed"] = {"where": where, "message": summary, "traceback": trace}
+        value, first = _intern_verify(response, identity, fmt, limit)
+        if first is not None:
+            out["swallowed"] = _swallowed_info(first)
         changed = p.get("check_identity") and canonical(identity) != p.get("case_text")
     else:
         # Before: skipped when nothing of the bootcamp can have run since the last clean check
