@@ -7,6 +7,11 @@ The host never trusts the sandbox about time, types or sizes: a prompt must be a
 case must be canonical JSON text of an object *as parsed here*, a score must be a finite float
 in [0, 1] (else the finding ``invalid_score``), and a run-time change of the contract that the
 server reports is the finding ``contract_tampered``.
+
+Auditing an InternBootcamp-style class (``intern``), the library's own semantics apply: an
+exception its ``verify_score`` swallows into a score is recorded in :attr:`Candidate.swallowed`
+(the gate reports it), and a case that only the JSON round trip changes (tuples) is recorded in
+:attr:`Candidate.converted` in its JSON form.
 """
 
 from __future__ import annotations
@@ -23,6 +28,8 @@ __all__ = ["Candidate", "Failure"]
 
 _STATUS = {Outcome.TIMEOUT: "timeout", Outcome.OOM: "oom", Outcome.SANDBOX_ERROR: "sandbox_error"}
 MAX_TEXT = 2_000_000
+#: How many swallowed exceptions and converted cases a candidate keeps as evidence.
+KEPT = 50
 
 
 class Failure(Exception):
@@ -61,6 +68,13 @@ class Candidate:
     server: MethodServer
     intern: bool = False
     tampering: list[str] = field(default_factory=list)
+    #: intern mode: the exceptions verify_score swallowed (where, type, message, traceback,
+    #: the response's head), the first :data:`KEPT` of them
+    swallowed: list[dict[str, str]] = field(default_factory=list)
+    swallowed_count: int = 0
+    #: intern mode: (canonical text, what the round trip changed) of converted cases
+    converted: list[tuple[str, str]] = field(default_factory=list)
+    converted_count: int = 0
 
     # -- load -----------------------------------------------------------------------------
     def load(self) -> dict[str, Any]:
@@ -101,6 +115,10 @@ class Candidate:
         if "problem" in value:
             raise Failure("failed", str(value["problem"])[:400], case=str(value.get("repr", "")))
         text = value.get("text")
+        if self.intern and "converted" in value and type(text) is str:
+            self.converted_count += 1
+            if len(self.converted) < KEPT:
+                self.converted.append((text, str(value["converted"])[:400]))
         if type(text) is not str or len(text) > MAX_TEXT:
             raise Failure("failed", "the case is not JSON text of a bounded size")
         try:
@@ -146,9 +164,24 @@ class Candidate:
         if check_identity:
             params["check_identity"] = True
         value, dt = self.ask("score", params, limit)
-        return self.score_value(value), dt
+        return self.score_value(value, response), dt
 
-    def score_value(self, value: Any) -> float:
+    def roundtrip(self, case: str, responses: list[str],
+                  limit: float) -> tuple[list[tuple[Any, Any]], float]:
+        """Intern mode: each response's (score, swallowed exception type) on a converted case
+        as it was generated and after the JSON round trip (compared by the caller), and the
+        seconds it took."""
+        value, dt = self.ask("roundtrip", {"case_text": case, "responses": responses,
+                                          "limit": limit}, limit * 2 * len(responses) + 1.0)
+        if type(value) is not list or len(value) != len(responses) or not all(
+                type(v) is list and len(v) == 2 and all(
+                    type(x) is list and len(x) == 2 and type(x[1]) is str for x in v)
+                for v in value):
+            raise Failure("error", "broke the method-call protocol: malformed roundtrip reply",
+                          finding="protocol")
+        return [(tuple(a), tuple(b)) for a, b in value], dt
+
+    def score_value(self, value: Any, response: str = "") -> float:
         """Validate one reply to a ``score`` question (see the module docstring)."""
         if type(value) is not dict or "score" not in value:
             raise Failure("error", "broke the method-call protocol: malformed score reply",
@@ -163,9 +196,14 @@ class Candidate:
                           "call must not modify the case)", finding="impure_verifier")
         swallowed = value.get("swallowed")
         if self.intern and type(swallowed) is dict:
-            raise Failure("error", f"{swallowed.get('where', '?')} raised "
-                          f"{str(swallowed.get('message', ''))[:300]} (swallowed by verify_score)",
-                          str(swallowed.get("traceback", ""))[-3000:])
+            self.swallowed_count += 1
+            if len(self.swallowed) < KEPT:
+                self.swallowed.append({
+                    "where": str(swallowed.get("where", "?"))[:100],
+                    "type": str(swallowed.get("type", "?"))[:100],
+                    "message": str(swallowed.get("message", ""))[:300],
+                    "traceback": str(swallowed.get("traceback", ""))[-3000:],
+                    "response": response[:200]})
         score = value["score"]
         if self.intern and type(score) is dict and score.get("__type__") == "bool":
             score = 1.0 if score.get("repr") == "True" else 0.0

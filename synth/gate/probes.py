@@ -6,16 +6,19 @@ only scores what these produce, and the host judges the scores.
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import re
 import string
 
 __all__ = [
+    "CASE_TAGS",
     "HUGE",
     "MUTATION_KINDS",
     "SOFT_MUTATIONS",
     "SOFT_SEMANTIC",
+    "case_answers",
     "garbage",
     "is_number",
     "mutate",
@@ -245,3 +248,59 @@ def prompt_examples(prompt: str, open_: str, close: str) -> list[str]:
         found.append(prompt[start + len(open_) : end].strip())
         start = prompt.find(open_, end + len(close))
     return found
+
+
+#: Answer tags the InternBootcamp-style probes try (the library's common ones).
+CASE_TAGS = (("[answer]", "[/answer]"), ("<answer>", "</answer>"), ("\\boxed{", "}"))
+
+
+def _renderings(value: object) -> list[str]:
+    """A case value as an answer could spell it: its text, and a list as JSON, as a tuple,
+    space- and comma-separated."""
+    if isinstance(value, bool) or value is None:
+        return [json.dumps(value)]
+    if isinstance(value, int | float | str):
+        return [str(value)]
+    text = json.dumps(value, ensure_ascii=False)
+    out = [text]
+    if isinstance(value, list) and value and all(isinstance(x, int | float | str) for x in value):
+        items = [str(x) for x in value]
+        out += [" ".join(items), ",".join(items), "(" + ", ".join(items) + ")"]
+    elif isinstance(value, list):
+        out.append(text.replace("[", "(").replace("]", ")"))
+    return out
+
+
+def _leaves(value: object, depth: int = 0, out: list[object] | None = None) -> list[object]:
+    """The first few scalar values nested in a case (below its top level)."""
+    out = [] if out is None else out
+    children = (list(value.values()) if isinstance(value, dict)
+                else value if isinstance(value, list) else [])
+    for child in children[:8]:
+        if len(out) >= 8:
+            break
+        if isinstance(child, dict | list):
+            if depth < 3:
+                _leaves(child, depth + 1, out)
+        elif depth > 0:
+            out.append(child)
+    return out
+
+
+def case_answers(case_text: str, limit: int = 40) -> list[str]:
+    """Responses made of a case's own values (and two garbage ones), in the answer tags
+    InternBootcamp modules use: probes that need no reference answer. At most ``limit``."""
+    try:
+        case = json.loads(case_text)
+    except (ValueError, RecursionError):
+        case = {}
+    answers = ["", "0"]
+    if isinstance(case, dict):
+        top = list(case.values())[:8]
+        scalars = [v for v in top if not isinstance(v, dict | list)] + _leaves(case)
+        for value in scalars + [v for v in top if isinstance(v, dict | list)]:
+            answers += [r for r in _renderings(value) if len(r) <= 2000]
+    responses = [answers[0]]
+    for answer in dict.fromkeys(answers):
+        responses += [open_ + answer + close for open_, close in CASE_TAGS]
+    return list(dict.fromkeys(responses))[:limit]

@@ -23,6 +23,7 @@ import threading
 import time
 from typing import Any
 
+from synth.gate import severity
 from synth.gate.calls import Candidate, Failure
 from synth.gate.report import CHECK_NAMES
 from synth.sandbox.base import Backend, Limits
@@ -32,14 +33,15 @@ from synth.sandbox.methods import MethodServer, server_limits
 __all__ = ["CHECK_ORDER", "GATES", "Suite", "result"]
 
 CHECK_ORDER = tuple(n for n in CHECK_NAMES if n != "static")
-#: Checks every later check needs: once one fails, the rest are skipped.
+#: Checks every later check needs: once one fails, the rest are skipped (a convention finding
+#: never stops them; in intern mode, neither does a generate failure that left some cases).
 GATES = ("load", "construct", "generate")
 NO_REFERENCE = "InternBootcamp classes have no reference_answer"
 
 
 
 def result(status: str, reason: str, finding: str = "", hard: bool = True,
-           **artifacts: Any) -> dict[str, Any]:
+           severity: str = "reject", **artifacts: Any) -> dict[str, Any]:
     arts: dict[str, str] = {}
     for key, value in artifacts.items():
         if value is None:
@@ -48,6 +50,8 @@ def result(status: str, reason: str, finding: str = "", hard: bool = True,
     out: dict[str, Any] = {"status": status, "reason": reason, "artifacts": arts, "finding": finding}
     if not hard:
         out["hard"] = False
+    if severity != "reject":
+        out["severity"] = severity
     return out
 
 
@@ -115,6 +119,8 @@ class Suite:
         self.scored: list[tuple[str, str, float]] = []
         self.rng = random.Random(cfg.seed * 31 + 7)
         self.current, self.spent = "", 0.0
+        self.notes: list[dict[str, Any]] = []  # the running check's conventions (severity.note)
+        self.gen_failed: dict[int, int] = {}  # intern mode: level -> the case that failed
         self.too_slow = ""  # the check that ran out of time, if any
         self.hung = ""  # the check during which the session was killed or died
         self.deadline = time.monotonic() + cfg.limits.wall_s
@@ -129,7 +135,7 @@ class Suite:
 
     # -- orchestration ----------------------------------------------------------------------
     def run(self) -> dict[str, dict[str, Any]]:
-        from synth.gate import answers
+        from synth.gate import answers, intern
 
         checks: dict[str, Any] = {n: getattr(Suite, "check_" + n) for n in CHECK_ORDER
                                   if hasattr(Suite, "check_" + n)}
@@ -141,16 +147,18 @@ class Suite:
                 if skip is not None:
                     out[name] = {**result("skipped", skip), "elapsed_s": 0.0}
                     continue
-                self.current, self.spent = name, 0.0
+                self.current, self.spent, self.notes = name, 0.0, []
                 t0 = time.perf_counter()
                 try:
                     res = checks[name](self)
                 except Failure as f:
                     res = failure_result(f, "the bootcamp")
+                if self.intern:
+                    res = intern.judge(self, name, res)
                 res["elapsed_s"] = round(time.perf_counter() - t0, 4)
                 if not self.cand.server.alive and not self.hung:
                     self.hung = name  # the host killed it, or it died: nothing more to ask
-                self.record(name, res["status"])
+                self.record(name, res)
                 out[name] = res
         finally:
             self.close()
@@ -207,10 +215,14 @@ class Suite:
         """A call's time limit: ``wanted``, but never past the suite's deadline."""
         return max(0.05, min(wanted, self.deadline - time.monotonic()))
 
-    def record(self, name: str, status: str) -> None:
+    def record(self, name: str, res: dict[str, Any]) -> None:
+        status = res["status"]
         self.statuses[name] = status
-        # An accepted typo is reported by construct but does not stop the checks after it.
-        blocked = status != "passed" and not (name == "construct" and self.levels_built)
+        # An accepted typo is reported by construct but does not stop the checks after it,
+        # nor does a convention; in intern mode the checks run on the cases that were made.
+        blocked = status != "passed" and res.get("severity") != "convention" \
+            and not (name == "construct" and self.levels_built) \
+            and not (name == "generate" and self.intern and any(self.cases))
         if name in GATES and blocked:
             self.blocking.add(name)
 
@@ -372,16 +384,28 @@ class Suite:
         try:
             self.construct({"zz_not_a_parameter": 3}, seed)
         except Failure as f:
+            if self.intern and f.status in ("error", "failed"):
+                return result("passed", f"the defaults construct; an unknown parameter raises "
+                              f"({f.what[:120]})")
             if "TypeError" not in f.what:
                 return failure_result(f, "an unknown parameter must raise TypeError, but it")
         else:
+            if self.intern:
+                self.notes.append(severity.note(
+                    "convention", "accepts_unknown_parameter", "an unknown parameter "
+                    "(zz_not_a_parameter=3) was accepted silently (**params, InternBootcamp's "
+                    "convention: a typo in a parameter name goes unnoticed)"))
+                return result("passed", "the defaults construct")
             return result("failed", "an unknown parameter (zz_not_a_parameter=3) was accepted "
                           "silently: use explicit keyword arguments, no **kwargs that swallow typos")
         return result("passed", f"defaults and {len(self.levels)} level(s) construct; "
                       "an unknown parameter raises TypeError")
 
     def check_generate(self) -> dict[str, Any]:
+        from synth.gate import intern
+
         cfg = self.cfg
+        first_failure: dict[str, Any] | None = None
         for li, handle in enumerate(self.handles):
             cases: list[str] = []
             times: list[float] = []
@@ -393,12 +417,22 @@ class Suite:
                 try:
                     text, dt = self.generate(handle, reseed)
                 except Failure as f:
-                    return failure_result(f, f"case_generator ({self.where(li, len(cases))}):")
+                    failed = failure_result(f, f"case_generator ({self.where(li, len(cases))}):")
+                    if not self.intern:
+                        return failed
+                    first_failure = first_failure or failed
+                    self.gen_failed[li] = len(cases)
+                    break
                 reseed = None
                 if len(text) > cfg.case_max_chars:
-                    return result("failed", f"{self.where(li, len(cases))}: the case is "
-                                  f"{len(text)} chars of JSON (max {cfg.case_max_chars})",
-                                  case=text)
+                    too_big = result("failed", f"{self.where(li, len(cases))}: the case is "
+                                     f"{len(text)} chars of JSON (max {cfg.case_max_chars})",
+                                     case=text)
+                    if not self.intern:
+                        return too_big
+                    first_failure = first_failure or too_big
+                    self.gen_failed[li] = len(cases)
+                    break
                 cases.append(text)
                 times.append(dt)
                 spent += dt
@@ -406,9 +440,22 @@ class Suite:
                     break
                 if len(cases) >= 3 and mean(times) > cfg.gen_mean_s:
                     break  # clearly too slow; the timing check reports it
+            if not self.cand.server.alive:
+                break
         counts = ", ".join(f"{name}={len(c)}"
                            for (name, _, _), c in zip(self.levels, self.cases, strict=True))
-        return result("passed", f"cases generated per level: {counts}; all JSON round-trip exactly")
+        if first_failure is not None:
+            made = sum(map(len, self.cases))
+            if made:
+                first_failure["reason"] += (f" (the later checks run on the {made} case(s) "
+                                            "generated before it)")
+            return first_failure
+        if self.cand.converted:
+            changed = intern.roundtrip(self)
+            if changed is not None:
+                return changed
+        return result("passed", f"cases generated per level: {counts}; all JSON round-trip exactly"
+                      if not self.cand.converted else f"cases generated per level: {counts}")
 
     # -- determinism --------------------------------------------------------------------------
     def start_second_process(self) -> None:
@@ -417,7 +464,7 @@ class Suite:
         created in the REVERSE order), in the background."""
         server = self._server(self.cfg.child_hashseed, shift_clock=True, role="determinism")
         self.second = {"levels": [[] for _ in self.levels], "answers": [[] for _ in self.levels],
-                       "error": None}
+                       "error": None, "failed_at": {}}
 
         def work() -> None:
             other = Candidate(server, intern=self.intern)
@@ -438,8 +485,14 @@ class Suite:
                         if left <= 0:
                             self.second["error"] = "timeout"
                             return
-                        text, _ = other.generate(handles[li], min(self.cfg.case_limit_s, left),
-                                                 reseed)
+                        try:
+                            text, _ = other.generate(handles[li],
+                                                     min(self.cfg.case_limit_s, left), reseed)
+                        except Failure:
+                            if not (self.intern and other.server.alive):
+                                raise
+                            self.second["failed_at"][li] = len(entry)  # compared with the first
+                            break
                         reseed = None
                         entry.append(text)
                         if not self.intern and answering:
@@ -478,6 +531,16 @@ class Suite:
                           f"and clock) but not in the first: {hint}",
                           second_process=self.second["error"])
         for li, entry in enumerate(self.second["levels"]):
+            mine_failed, theirs_failed = self.gen_failed.get(li), self.second["failed_at"].get(li)
+            if (theirs_failed is not None and theirs_failed < len(self.cases[li])) or \
+                    (mine_failed is not None and len(entry) > mine_failed):
+                first, second = ((f"raised at case {mine_failed}" if mine_failed is not None
+                                  else f"made {len(self.cases[li])} cases"),
+                                 (f"raised at case {theirs_failed}" if theirs_failed is not None
+                                  else f"made {len(entry)} cases"))
+                return result("failed", f"level {self.levels[li][0]!r}: case_generator {first} "
+                              f"in the first process but {second} in a second one (other hash "
+                              f"seed and clock): {hint}")
             for i, text in enumerate(entry[: len(self.cases[li])]):
                 mine = self.cases[li][i]
                 if text != mine:

@@ -979,6 +979,8 @@ def _score_value(value: Any) -> Any:
     kind = type(value)
     if kind is bool:
         return {"__type__": "bool", "repr": "True" if value else "False"}
+    if kind is int and value.bit_length() > 1024:  # float() would raise OverflowError
+        return {"__type__": "huge int", "repr": f"an int of {value.bit_length()} bits"}
     if kind is float or kind is int:
         number = float(value)
         return number if _isfinite(number) else repr(number)
@@ -1048,7 +1050,50 @@ def m_generate(p: dict[str, Any]) -> dict[str, Any]:
     if _S.mode == "intern" and type(p.get("reseed")) is int:
         _seed_globals(p["reseed"])
     generate = _bounded(getattr, (inst, "case_generator"), limit)
-    return _encode_value(_bounded(generate, (), limit))
+    case = _bounded(generate, (), limit)
+    return _encode_intern(case) if _S.mode == "intern" else _encode_value(case)
+
+
+#: How many converted cases (as generated) the server keeps for ``roundtrip``.
+ORIGINALS_KEPT = 16
+
+
+def _encode_intern(case: Any) -> dict[str, Any]:
+    """Intern mode: a case that only ``json.dumps`` changes (tuples become lists, int keys
+    strings), as InternBootcamp's data pipeline stores it, is sent in its JSON form with
+    ``converted`` (what changed); the case as generated is kept for ``roundtrip``."""
+    out = _encode_value(case)
+    if "problem" not in out or type(case) is not dict:
+        return out
+    converted = _as_json(case, 0)
+    problem = json_problem(converted)
+    if problem is not None:
+        return {"problem": problem, "repr": out.get("repr", "")}
+    text = canonical(converted)
+    kept = _S.originals
+    if len(kept) < ORIGINALS_KEPT and text not in kept:
+        kept[text] = case
+    return {"text": text, "converted": out["problem"]}
+
+
+def _as_json(obj: Any, depth: int) -> Any:
+    """``obj`` as ``json.dumps`` would store it, for exact tuples (lists) and exact int keys
+    (their decimal text, unless that key is already there); anything else is left as it is
+    (for :func:`json_problem` to name)."""
+    kind = type(obj)
+    if depth > 200:
+        return obj
+    if kind is tuple or kind is list:
+        return [_as_json(x, depth + 1) for x in obj]
+    if kind is dict:
+        out: dict[Any, Any] = {}
+        for key, value in obj.items():
+            if type(key) is int and key.bit_length() <= 13_000:
+                text = str(key)
+                key = key if text in obj or text in out else text
+            out[key] = _as_json(value, depth + 1)
+        return out
+    return obj
 
 
 def _intern_verify(response: str, identity: Any, fmt: Any, limit: float) -> tuple[Any, Any]:
@@ -1071,6 +1116,31 @@ def _swallowed_info(first: Any) -> dict[str, Any]:
                 "message": "(not an exception)", "traceback": ""}
     return {"where": _safe_str(where)[:100], "type": _name_of(exc),
             "message": _bounded(_message, (exc,), 1.0), "traceback": _trace(exc)}
+
+
+def m_roundtrip(p: dict[str, Any]) -> list[Any]:
+    """Intern mode: each response scored on a converted case as it was generated and as the
+    JSON round trip gives it back: ``[[[score, swallowed type], [score, swallowed type]], ...]``
+    (scores as in ``score``; the type is "" when nothing was swallowed)."""
+    s = _S
+    text, responses = p.get("case_text"), p.get("responses")
+    if type(text) is not str:
+        raise _usage("case_text must be a string of JSON")
+    original = s.originals.get(text) if s.mode == "intern" else None
+    if original is None:
+        raise _usage("no converted case with this text was generated")
+    if type(responses) is not list or not all(type(r) is str for r in responses):
+        raise _usage("responses must be a list of strings")
+    limit = _limit(p, 2.0)
+    out: list[Any] = []
+    for response in responses[:64]:
+        pair = []
+        for identity in (original, loads(text)):
+            value, first = _intern_verify(response, identity, 0.0, limit)
+            score = value if type(value) is float and _isfinite(value) else _score_value(value)
+            pair.append([score, _name_of(first[1]) if first is not None else ""])
+        out.append(pair)
+    return out
 
 
 def m_prompt(p: dict[str, Any]) -> Any:
@@ -1220,7 +1290,8 @@ def _sample_one(spec: Any, presets: dict[str, Any], limit: float,
 
 
 _HANDLERS = ("m_batch", "m_check", "m_construct", "m_drop", "m_generate", "m_prompt",
-             "m_probes", "m_sample", "m_score", "m_solve", "m_stdin", "m_wrap", "m_answer")
+             "m_probes", "m_roundtrip", "m_sample", "m_score", "m_solve", "m_stdin", "m_wrap",
+             "m_answer")
 #: Where the server's private namespace starts (see :func:`_private_namespace`).
 _RUNTIME = ("_main", "_hook", "_snapshot", *_HANDLERS)
 _CONTRACT_NAMES = ("LEVELS", "__init__", "_verify_correction", "case_generator",
@@ -1597,7 +1668,7 @@ def serve(argv: list[str], guard: bool = True) -> int:
         pos=0, pending=[], pending_bytes=0, handlers={}, instances={}, next_handle=1, cls=None,
         base=None, verify=None, shim=shim, checker=None, contract_snap=None, class_snap=None,
         levels_at_load=None, sources={}, contract_names=_CONTRACT_NAMES, contract_reads={},
-        hot=None, calls=0, clean=False)
+        hot=None, calls=0, clean=False, originals={})
     s.handlers = {name[2:]: env[name] for name in _HANDLERS}
     if shim is not None:
         s.base = shim.Basebootcamp

@@ -93,16 +93,39 @@ def test_no_secret_reaches_the_output_even_when_the_bootcamp_dumps_its_environme
 
 
 def test_audit_of_an_intern_folder_prints_one_table():
+    """intern_fragile has only InternBootcamp's conventions (``**params``, a verifier whose
+    exceptions verify_score swallows into 0, global random): accepted, the conventions listed.
+    intern_numpy needs numpy, which the sandbox lacks: cannot judge (exit 3, nothing rejected)."""
     res = invoke(str(CORPUS / "intern"), "--sandbox", "process")
-    assert res.exit_code == 1, res.output  # the fragile and numpy modules fail
+    assert res.exit_code == 3, res.output
     for name in ("intern_parity.py", "intern_fragile.py", "intern_relative.py", "intern_numpy.py"):
         assert name in res.output
-    assert "2/4 pass every hard check" in res.output
+    assert "3/4 pass every hard check, 1 cannot be judged" in res.output
+    assert "CANNOT JUDGE" in res.output
     res = invoke(str(CORPUS / "intern"), "--sandbox", "process", "--json")
+    assert res.exit_code == 3
     rows = {os.path.basename(r["file"]): r["report"] for r in json.loads(res.stdout)}
     assert {r["mode"] for r in rows.values()} == {"intern"}
-    assert rows["intern_parity.py"]["passed"] and rows["intern_relative.py"]["passed"]
-    assert not rows["intern_fragile.py"]["passed"]
+    assert all(rows[n]["passed"] for n in ("intern_parity.py", "intern_relative.py",
+                                           "intern_fragile.py"))
+    fragile = {c["name"]: c for c in rows["intern_fragile.py"]["checks"]}
+    assert {n: (fragile[n]["severity"], fragile[n]["finding"])
+            for n in ("construct", "garbage", "determinism")} == {
+        "construct": ("convention", "accepts_unknown_parameter"),
+        "garbage": ("convention", "swallowed_exception"),
+        "determinism": ("convention", "global_random")}
+    load = next(c for c in rows["intern_numpy.py"]["checks"] if c["name"] == "load")
+    assert not rows["intern_numpy.py"]["passed"]
+    assert (load["severity"], load["artifacts"]["missing_module"]) == ("cannot_judge", "numpy")
+
+
+@pytest.mark.parametrize(("name", "code"), [("intern_parity.py", 0), ("intern_relative.py", 0),
+                                            ("intern_fragile.py", 0), ("intern_numpy.py", 3)])
+def test_exit_code_of_each_intern_module(name, code):
+    res = invoke(str(CORPUS / "intern" / name), "--sandbox", "process")
+    assert res.exit_code == code, res.output
+    assert "verdict: " + ("accepted" if code == 0 else "cannot judge: missing module numpy") \
+        in res.output
 
 
 def test_the_real_synth_command_prints_no_secret(tmp_path):
