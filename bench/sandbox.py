@@ -15,7 +15,11 @@ responses (half reference answers, half wrong ones) four ways:
 * fresh sandbox per call: one ``Backend.run`` per call (the process backend, and the docker
   backend, whose runs are execs in warm containers), on a subset of ``--fresh`` calls;
 
-and checks that every sandboxed score equals the in-process one. Then it runs the full check
+and checks that every sandboxed score equals the in-process one. Then the *steady state*:
+per backend and bootcamp one long-lived pool (as the reward keeps during training), warmed and
+settled, timed on ``--steady`` calls (default 20000) against in-process on the same calls --
+without the start-up transients (a fresh worker's first chunks, a container's first page
+faults) that dominate a 2000-call pool. Then it runs the full check
 suite (``synth.gate.run_checks``) on each library bootcamp ``--suite-reps`` times per backend
 and reports the median per candidate. Targets (issue 3): pool >= 0.5x in-process and >= 10x a
 fresh process per call; suite <= 1.5 s median on process, <= 3 s on docker.
@@ -120,6 +124,44 @@ def fresh_calls(
     return time.perf_counter() - t0
 
 
+def steady(paths: list[Path], backends: dict[str, Backend], args: argparse.Namespace) -> None:
+    """Long-lived pools (the reward during training, a large filter): per backend one pool per
+    bootcamp, warmed with ``--steady-warmup`` calls and settled, then timed on ``--steady``
+    calls (no worker recycled meanwhile), against in-process on the same calls."""
+    if args.steady <= 0:
+        return
+    inproc = 0.0
+    pooled: dict[str, float] = dict.fromkeys(backends, 0.0)
+    total = 0
+    for path in paths:
+        cls, code = load(path), path.read_text()
+        items = workload(cls, args.steady + args.steady_warmup)
+        warm, timed = items[: args.steady_warmup], items[args.steady_warmup :]
+        t0 = time.perf_counter()
+        expected = [cls.verify_score(r, i) for r, i in timed]
+        inproc += time.perf_counter() - t0
+        total += len(timed)
+        for name, backend in backends.items():
+            with WorkerPool(code, size=args.pool_size, backend=backend,
+                            recycle_after=10 * len(items)) as pool:
+                pool.verify_many(warm)
+                settle(backends)
+                t0 = time.perf_counter()
+                got = pool.verify_many(timed)
+                pooled[name] += time.perf_counter() - t0
+            if [r.score for r in got] != expected:
+                raise SystemExit(f"steady pool on {name} disagreed with in-process ({path.name})")
+        settle(backends)
+    rate_in = total / inproc
+    print(f"\nsteady state: one pool per bootcamp, {args.steady_warmup} calls to warm it, then "
+          f"{args.steady} timed ({total} calls)")
+    print(f"{'mode':<28}{'calls/s':>12}{'x in-process':>14}")
+    print(f"{'in-process (no isolation)':<28}{rate_in:>12.0f}{1.0:>13.2f}x")
+    for name in backends:
+        rate = total / pooled[name]
+        print(f"{f'warm pool [{name}]':<28}{rate:>12.0f}{rate / rate_in:>13.2f}x")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--calls", type=int, default=2000, help="verify calls per bootcamp")
@@ -127,6 +169,9 @@ def main() -> None:
     ap.add_argument("--pool-size", type=int, default=2)
     ap.add_argument("--backends", default="process,bwrap,docker")
     ap.add_argument("--suite-reps", type=int, default=3)
+    ap.add_argument("--steady", type=int, default=20000,
+                    help="timed calls per bootcamp on a long-lived pool (0: skip)")
+    ap.add_argument("--steady-warmup", type=int, default=1000)
     args = ap.parse_args()
 
     paths = sorted(p for p in LIBRARY.glob("*/*.py") if p.name != "__init__.py")
@@ -184,6 +229,8 @@ def main() -> None:
         print(f"{label:<28}{rate:>12.0f}{rate / rate_in:>13.2f}x{vs_fresh}")
     for name in backends:
         print(f"  pool start-up [{name}]: {pool_start_s[name] / len(paths):.2f} s per pool")
+
+    steady(paths, backends, args)
 
     from synth.gate import run_checks
 
