@@ -46,7 +46,7 @@ def judge(s: Suite, name: str, res: dict[str, Any]) -> dict[str, Any]:
                 f"({calls[0]}; InternBootcamp's convention): the audit seeds it for every "
                 "instance, so its cases reproduce here only because of that seeding",
                 global_random="\n".join(calls)))
-    return severity.merge(severity.classify_missing(res), s.notes)
+    return severity.merge(severity.classify_refused(severity.classify_missing(res)), s.notes)
 
 
 def swallowed_note(swallowed: list[dict[str, str]], count: int) -> dict[str, Any]:

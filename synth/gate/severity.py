@@ -20,8 +20,8 @@ import re
 import sys
 from typing import Any
 
-__all__ = ["NOTE_ORDER", "classify_missing", "global_random", "merge", "missing_dependency",
-           "note"]
+__all__ = ["NOTE_ORDER", "classify_missing", "classify_refused", "global_random", "merge",
+           "missing_dependency", "note", "refused_dependency"]
 
 #: Module paths the audit itself lays out for the audited module (the shim and the module).
 _OWN = ("candidate", "internbootcamp.bootcamp.candidate")
@@ -67,6 +67,67 @@ def missing_dependency(*texts: str) -> str | None:
             name = named.group(2)
             return f"{name} (its {named.group(1)})" if _is_third_party(name) else None
     return None
+
+
+_REFUSED = re.compile(r"SandboxViolation: not allowed in a bootcamp: (.{1,160})")
+_FRAME_FILE = re.compile(r'File "([^"]{1,500})", line \d+')
+
+
+def _stdlib_file(path: str) -> bool:
+    return "/lib/python3" in path and not any(
+        part in path for part in ("/site-packages/", "/dist-packages/"))
+
+
+def _job_file(path: str) -> bool:
+    """A file of the job's work dir (the module, the shim): ``/run/synth-sbx/synth-sbx-*/``
+    on the process backend (but for the import directories it binds there, ``.import-N``),
+    ``/tmp/`` in bwrap, ``/tmp/job-*/`` in docker."""
+    if "/.import-" in path:
+        return False
+    if path.endswith(("/candidate.py", "/intern_shim.py")) or "/synth-sbx-" in path \
+            or path.startswith("/tmp/job-"):
+        return True
+    if path.startswith("/tmp/"):
+        rest = path[len("/tmp/"):]
+        return "/" not in rest or rest.split("/")[0] in ("bootcamp", "internbootcamp", "synth")
+    return False
+
+
+def refused_dependency(traceback: str) -> tuple[str, str] | None:
+    """(what the sandbox's guard refused, the file that did it) when the refusal ended the
+    call and the code that asked for it is a dependency of the audited module -- the innermost
+    frame that is neither the kit nor the standard library (which may act on its caller's
+    behalf, as ``namedtuple`` reads its caller's frame) lies outside the audited module and the
+    shim -- else None. Such a module cannot be judged here (the guard is the audit's, not a
+    defect of the module); a refusal in the module's own code stays a finding."""
+    lines = traceback.strip().splitlines()
+    found = _REFUSED.search(lines[-1]) if lines else None
+    if found is None:
+        return None
+    for path in reversed(_FRAME_FILE.findall(traceback)):
+        if path.startswith("<") or path.endswith("/_synth_kit.py") or _stdlib_file(path):
+            continue
+        if _job_file(path):
+            return None  # the audited module (or the shim) asked for it
+        return found.group(1), path
+    return None
+
+
+def classify_refused(res: dict[str, Any]) -> dict[str, Any]:
+    """A failed or erroring result that a dependency's refused request caused (see
+    :func:`refused_dependency`) becomes ``cannot_judge`` (intern mode only)."""
+    if res.get("status") not in ("failed", "error") or res.get("severity", "reject") != "reject":
+        return res
+    arts = res.get("artifacts") or {}
+    refused = refused_dependency(str(arts.get("traceback", "")))
+    if refused is None:
+        return res
+    what, where = refused
+    return {**res, "severity": "cannot_judge", "finding": "sandbox_refuses_dependency",
+            "reason": f"a dependency of the audited code needs {what}, which the audit's sandbox "
+                      f"refuses ({where}); the module itself is not at fault "
+                      f"({res.get('reason', '')})",
+            "artifacts": {**arts, "refused": what, "dependency_file": where}}
 
 
 def note(severity: str, finding: str, reason: str, **artifacts: str) -> dict[str, Any]:

@@ -32,6 +32,7 @@ Long-lived workers (the warm pool) use the optional :class:`SpawningBackend` ext
 
 from __future__ import annotations
 
+import posixpath
 import re
 from enum import StrEnum
 from pathlib import PurePosixPath
@@ -54,6 +55,7 @@ __all__ = [
     "SpawningBackend",
     "build_env",
     "classify_exit",
+    "host_python_refusal",
 ]
 
 #: Interpreter flags used by every backend: no user site (-s), no ``site`` module (-S), no
@@ -137,6 +139,18 @@ class SandboxJob(BaseModel):
         description="isolation unit: jobs that may share a warm container (one code hash); "
         "empty = share with nothing",
     )
+    python: str = Field(
+        default="",
+        max_length=4096,
+        description="absolute host path of the interpreter to run (an audited library's own, "
+        "``synth audit --python``); empty = the backend's own. Process and bwrap only",
+    )
+    python_path: list[str] = Field(
+        default_factory=list,
+        max_length=64,
+        description="absolute host directories the job may import from, read-only, after the "
+        "work dir and the standard library (``synth audit --path``). Process and bwrap only",
+    )
 
     @field_validator("files")
     @classmethod
@@ -165,6 +179,20 @@ class SandboxJob(BaseModel):
             raise ValueError("argv[0] must be a script path, not an interpreter option")
         return argv
 
+    @field_validator("python")
+    @classmethod
+    def _interpreter_path(cls, python: str) -> str:
+        if python:
+            _host_path(python, "the interpreter")
+        return python
+
+    @field_validator("python_path")
+    @classmethod
+    def _import_dirs(cls, dirs: list[str]) -> list[str]:
+        for path in dirs:
+            _host_path(path, "an import directory")
+        return dirs
+
     @field_validator("env")
     @classmethod
     def _env_allowlist(cls, env: dict[str, str]) -> dict[str, str]:
@@ -177,6 +205,21 @@ class SandboxJob(BaseModel):
                 allowed = ", ".join(sorted(ALLOWED_PYTHON_VARS))
                 raise ValueError(f"a job may not set {key}; allowed PYTHON* variables: {allowed}")
         return env
+
+
+def _host_path(path: str, what: str) -> None:
+    """A host path a job may name: absolute, normalised, and usable in ``PYTHONPATH``."""
+    if not path.startswith("/") or "\x00" in path or ":" in path or path != posixpath.normpath(path):
+        raise ValueError(f"{what} must be an absolute, normalised path without ':': {path!r}")
+
+
+def host_python_refusal(job: SandboxJob, backend: str) -> str:
+    """Why ``backend`` cannot run ``job`` when the job names a host interpreter or host import
+    directories (a container has neither), else ""."""
+    if not (job.python or job.python_path):
+        return ""
+    return (f"the {backend} backend runs its own image's interpreter and cannot expose host "
+            "paths: run with --sandbox bwrap or --sandbox process to use --python / --path")
 
 
 class RunResult(BaseModel):

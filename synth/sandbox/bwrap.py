@@ -47,7 +47,6 @@ import contextlib
 import hashlib
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from functools import lru_cache
@@ -59,6 +58,8 @@ from synth.sandbox.process import (
     PRLIMIT,
     ProcessBackend,
     _Run,
+    interpreter_path,
+    probe_run,
     rlimit_args,
     scratch_bytes,
     workdir_bytes,
@@ -107,11 +108,10 @@ def _chain(path: str) -> tuple[list[tuple[str, str]], str]:
 
 
 def _ldd(files: list[str]) -> set[str]:
-    """Absolute paths of the shared libraries ``files`` load (one ``ldd`` run for all)."""
+    """Absolute paths of the shared libraries ``files`` load (one ``ldd`` run for all, as an
+    unprivileged uid when root: the files may come with an audited library)."""
     assert LDD is not None
-    done = subprocess.run(
-        [LDD, *files], env={"PATH": "/usr/bin:/bin"}, capture_output=True, text=True, timeout=60
-    )
+    done = probe_run([LDD, *files], os.geteuid() == 0, timeout=120)
     found: set[str] = set()
     for raw in done.stdout.splitlines():
         line = raw.strip()
@@ -123,29 +123,45 @@ def _ldd(files: list[str]) -> set[str]:
     return found
 
 
-@lru_cache(maxsize=4)
-def python_binds(python: str) -> tuple[str, ...]:
+def _extensions(dirs: tuple[str, ...], limit: int = 5000) -> list[str]:
+    """The shared objects (``*.so``, ``*.so.N``) under ``dirs``, at most ``limit`` of them."""
+    found: list[str] = []
+    for top in dirs:
+        for root, subdirs, names in os.walk(top):
+            subdirs[:] = [d for d in subdirs if d != "__pycache__"]
+            for name in names:
+                if (name.endswith(".so") or ".so." in name) and len(found) < limit:
+                    path = os.path.join(root, name)
+                    if os.path.isfile(path) and not os.path.islink(path):
+                        found.append(path)
+    return found
+
+
+@lru_cache(maxsize=8)
+def python_binds(python: str, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
     """bwrap arguments that make ``python`` runnable with its standard library and nothing
-    else (see the module docstring). Without ``ldd``: the :func:`_root_binds` fallback."""
-    probe = "import sys\nfor p in sys.path:\n    print(p)"
-    done = subprocess.run(
-        [python, *PYTHON_FLAGS, "-c", probe],
-        env={"PATH": "/usr/bin:/bin"},
-        cwd="/",
-        capture_output=True,
-        text=True,
-        timeout=30,
-        check=True,
-    )
+    else (see the module docstring). Without ``ldd``: the :func:`_root_binds` fallback.
+
+    ``extra``: import directories of the job (:attr:`SandboxJob.python_path`, bound by the
+    caller): the shared libraries their extension modules load (numpy's ``libstdc++``, ...)
+    join the interpreter's, so that each library directory is still one mount."""
     if LDD is None:
         return (*_root_binds(), *_interpreter_binds(python))
-    entries = [p for p in done.stdout.splitlines() if p.startswith("/") and os.path.exists(p)]
+    listed = interpreter_path(python, os.geteuid() == 0)
+    entries = [p for p in listed if os.path.exists(p)]
     entries = [p for p in entries if os.path.basename(p) not in _HIDDEN]
     found = sorted({_chain(p)[1] for p in entries if os.path.isdir(p)}, key=len)
     dirs = [d for i, d in enumerate(found) if not any(d.startswith(o + "/") for o in found[:i])]
     files = [python] + [p for p in entries if os.path.isfile(p)]
     modules = [e.path for d in found for e in os.scandir(d) if e.name.endswith(".so")]
-    libs = sorted(_ldd([os.path.realpath(python), *modules]))
+    shipped = [os.path.realpath(d) for d in extra]
+
+    def shipped_with(path: str) -> bool:
+        real = os.path.realpath(path)
+        return any(real == d or real.startswith(d + "/") for d in shipped)
+
+    libs = sorted(p for p in _ldd([os.path.realpath(python), *modules, *_extensions(extra)])
+                  if not shipped_with(p))
 
     def inside(path: str) -> bool:
         return any(path == d or path.startswith(d + "/") for d in dirs)
@@ -297,7 +313,7 @@ class BwrapBackend(ProcessBackend):
             "--new-session",
             "--cap-drop",
             "ALL",
-            *python_binds(python),
+            *python_binds(python, tuple(job.python_path)),
             "--proc",
             "/proc",
             "--dev",
@@ -321,7 +337,11 @@ class BwrapBackend(ProcessBackend):
                     made.add(str(parent))
                     args += ["--dir", str(parent)]
             args += ["--perms", "0600", "--file", str(fd), str(dest)]
-        args += ["--remount-ro", "/", "--chdir", JOB_DIR, "--", python, *PYTHON_FLAGS, *job.argv]
+        for path in job.python_path:  # after the work dir's tmpfs: a folder in /tmp stays seen
+            args += ["--ro-bind", os.path.realpath(path), path]
+        # a job's own interpreter (a venv's bin/python, perhaps in /tmp) runs by its real path
+        program = os.path.realpath(python) if job.python else python
+        args += ["--remount-ro", "/", "--chdir", JOB_DIR, "--", program, *PYTHON_FLAGS, *job.argv]
         limited = rlimit_args(limits, run.ident, self._extra_procs, cgroup_bound=run.group is not None)
         return run.launch([PRLIMIT, *limited, "--", *args], (), 0)
 

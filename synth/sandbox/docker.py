@@ -111,6 +111,7 @@ from synth.sandbox.base import (
     SessionError,
     build_env,
     classify_exit,
+    host_python_refusal,
 )
 
 __all__ = [
@@ -811,6 +812,10 @@ class DockerBackend:
                 elapsed_s=time.monotonic() - start,
                 detail=f"docker backend unavailable: {reason}",
             )
+        refusal = host_python_refusal(job, self.name)
+        if refusal:
+            return RunResult(outcome=Outcome.SANDBOX_ERROR, backend=self.name, detail=refusal,
+                             elapsed_s=time.monotonic() - start)
         return self._run(job, limits)
 
     def _run(self, job: SandboxJob, limits: Limits) -> RunResult:
@@ -959,6 +964,9 @@ class DockerBackend:
         ok, reason = self.probe()
         if not ok:
             raise RuntimeError(f"docker backend unavailable: {reason}")
+        refusal = host_python_refusal(job, self.name)
+        if refusal:
+            raise RuntimeError(refusal)
         cont, _ = self._acquire("", limits)
         cont.session = True
         self._local.container = cont.id

@@ -93,15 +93,27 @@ def contract_files() -> dict[str, str]:
     return {KIT_NAME: KIT_SOURCE, "synth/__init__.py": "", "synth/bootcamp.py": _CONTRACT_SOURCE}
 
 
+#: The shim's packages also search the audited library's own folders of the same name on the
+#: job's import path (``synth audit --path``), after the shim's: ``internbootcamp.libs.x``
+#: resolves there while ``internbootcamp.bootcamp.base`` stays the shim's.
+_EXTEND_PATH = (
+    "import os as _os, sys as _sys\n"
+    "__path__ = [*__path__, *(d for d in (_os.path.join(p, *__name__.split('.'))\n"
+    "                                     for p in _sys.path[1:] if p)\n"
+    "            if _os.path.isdir(d) and d not in __path__)]\n"
+    "del _os, _sys\n"
+)
+
+
 def intern_files(source: str, relative: bool) -> tuple[dict[str, str], str]:
     """(files, module name) laying out an InternBootcamp-style module with the audit shim
     under the import paths such modules use."""
     reexport = "from intern_shim import Basebootcamp  # noqa: F401\n"
     files = {
         "intern_shim.py": _SHIM_SOURCE,
-        "bootcamp/__init__.py": reexport,
-        "internbootcamp/__init__.py": "",
-        "internbootcamp/bootcamp/__init__.py": reexport,
+        "bootcamp/__init__.py": reexport + _EXTEND_PATH,
+        "internbootcamp/__init__.py": _EXTEND_PATH,
+        "internbootcamp/bootcamp/__init__.py": reexport + _EXTEND_PATH,
         "internbootcamp/bootcamp/base.py": reexport,
     }
     module = "internbootcamp.bootcamp.candidate" if relative else "candidate"

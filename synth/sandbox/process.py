@@ -70,6 +70,7 @@ import selectors
 import shlex
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import threading
@@ -111,9 +112,13 @@ __all__ = [
     "ProcessBackend",
     "ProcessSession",
     "find_interpreter",
+    "interpreter_path",
+    "job_interpreter",
     "kill_identity",
     "namespaces",
+    "probe_run",
     "scratch_bytes",
+    "unreadable",
     "workdir_bytes",
 ]
 
@@ -139,6 +144,39 @@ def scratch_bytes(limits: Limits) -> int:
     return min(64, max(4, limits.memory_mb // 16)) * _MB
 
 
+def probe_run(argv: list[str], private: bool, timeout: float = 20.0) -> subprocess.CompletedProcess[str]:
+    """Run a host-side probe (an interpreter's version or ``sys.path``, ``ldd``) as a fresh
+    unprivileged uid when ``private`` (as root), with an empty environment, from ``/``: probes
+    of an interpreter or libraries that came with an audited library never run as root.
+    Raises ``OSError`` / ``subprocess.SubprocessError``."""
+    ident = new_identity() if private else Identity(os.getuid(), os.getgid(), False)
+    try:
+        return subprocess.run(
+            argv,
+            user=ident.uid if ident.private else None,
+            group=ident.gid if ident.private else None,
+            extra_groups=[] if ident.private else None,
+            env={"PATH": "/usr/bin:/bin"},
+            cwd="/",
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+    finally:
+        release_identity(ident)
+
+
+_VERSION_PROBE = "import sys; print(sys.version_info >= (3, 11))"
+
+
+def _usable(python: str, private: bool) -> bool:
+    try:
+        out = probe_run([python, *PYTHON_FLAGS, "-c", _VERSION_PROBE], private)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return out.returncode == 0 and out.stdout.strip() == "True"
+
+
 @lru_cache(maxsize=4)
 def find_interpreter(private: bool) -> str:
     """A CPython >= 3.11 that the job's uid can execute (probed once per mode)."""
@@ -152,30 +190,63 @@ def find_interpreter(private: bool) -> str:
         if cand in seen or not os.path.exists(cand):
             continue
         seen.append(cand)
-        ident = new_identity() if private else Identity(os.getuid(), os.getgid(), False)
-        try:
-            out = subprocess.run(
-                [cand, *PYTHON_FLAGS, "-c", "import sys; print(sys.version_info >= (3, 11))"],
-                user=ident.uid if ident.private else None,
-                group=ident.gid if ident.private else None,
-                extra_groups=[] if ident.private else None,
-                env={"PATH": "/usr/bin:/bin"},
-                cwd="/",
-                capture_output=True,
-                text=True,
-                timeout=20,
-            )
-            if out.returncode == 0 and out.stdout.strip() == "True":
-                return cand
-        except (OSError, subprocess.SubprocessError):
-            continue
-        finally:
-            release_identity(ident)
+        if _usable(cand, private):
+            return cand
     raise RuntimeError(
         "no Python >= 3.11 that an unprivileged uid can execute (tried "
         + ", ".join(seen)
         + "); install python3 (apt-get install -y python3)"
     )
+
+
+@lru_cache(maxsize=16)
+def job_interpreter(python: str, private: bool) -> str:
+    """``python`` (a job's own interpreter, :attr:`SandboxJob.python`) once it is known to be
+    a CPython >= 3.11 that the job's uid can execute; else ``RuntimeError`` saying why."""
+    if not os.path.isfile(python):
+        raise RuntimeError(f"the interpreter {python} does not exist")
+    if not _usable(python, private):
+        who = "an unprivileged uid" if private else "this user"
+        real = os.path.realpath(python)
+        where = f" (it is {real})" if real != python else ""
+        raise RuntimeError(
+            f"the interpreter {python}{where} is not a Python >= 3.11 that {who} can execute "
+            "(the sandbox kit needs 3.11; every directory above it must be searchable by others)"
+        )
+    return python
+
+
+def unreadable(path: str, private: bool) -> str:
+    """Why a job's uid cannot import from the directory ``path``, or "". A private uid is
+    "other" to every file: the directory needs ``o+rx`` and every directory above it ``o+x``."""
+    if not os.path.isdir(path):
+        return f"{path} is not a directory"
+    if not private:
+        return "" if os.access(path, os.R_OK | os.X_OK) else f"{path} is not readable"
+    current = path
+    need = stat.S_IROTH | stat.S_IXOTH
+    while True:
+        mode = os.stat(current).st_mode
+        if mode & need != need:
+            return (f"{current} is not readable by other users (mode {stat.filemode(mode)}), so "
+                    f"the sandbox's unprivileged uid cannot import from {path}: chmod o+rx it, "
+                    "or copy the folder somewhere world-readable")
+        need = stat.S_IXOTH
+        parent = os.path.dirname(current)
+        if parent == current:
+            return ""
+        current = parent
+
+
+@lru_cache(maxsize=16)
+def interpreter_path(python: str, private: bool = False) -> tuple[str, ...]:
+    """The absolute entries of ``python``'s ``sys.path`` under :data:`PYTHON_FLAGS`: its
+    standard library (and ``lib-dynload``), nothing installed. Probed once."""
+    done = probe_run([python, *PYTHON_FLAGS, "-c", "import sys\nfor p in sys.path:\n    print(p)"],
+                     private, timeout=30)
+    if done.returncode != 0:
+        raise RuntimeError(f"{python} could not list its sys.path: {done.stderr[-300:]}")
+    return tuple(p for p in done.stdout.splitlines() if p.startswith("/"))
 
 
 def _drop(uid: int, gid: int) -> list[str]:
@@ -275,6 +346,9 @@ class _Run:
     env: dict[str, str] = field(default_factory=dict)
     switch: bool = False  # Popen itself switches to the job's uid (no setpriv in the chain)
     ready: bytes = b""  # marker the launcher prints before the exec ("" = no launcher)
+    #: import directories under a scratch dir (hidden by the private /tmp): (source, the
+    #: mount point in the work dir the launcher binds it on, read-only)
+    binds: list[tuple[str, str]] = field(default_factory=list)
 
     def kill_all(self, pgid: int | None = None) -> bool:
         """Kill every process of the job (uid and cgroup); True when none is left."""
@@ -287,6 +361,8 @@ class _Run:
         steps = [f"echo 0 > {shlex.quote(p)}" for p in self.group.join] if self.group else []
         if "--mount" in ns:
             assert MOUNT is not None
+            steps += [f"{MOUNT} --bind -o ro {shlex.quote(src)} {shlex.quote(dest)}"
+                      for src, dest in self.binds]  # before the private /tmp hides them
             steps.append(f"{MOUNT} -a -T {shlex.quote(scratch_fstab(scratch))}")
         if not steps and not ns:
             self.switch = self.ident.private
@@ -390,9 +466,21 @@ class ProcessBackend:
         if PRLIMIT is None:
             raise RuntimeError("prlimit (util-linux) is missing: apt-get install -y util-linux")
         limited = rlimit_args(limits, run.ident, cgroup_bound=run.group is not None)
-        cmd = [PRLIMIT, *limited, "--", python, *PYTHON_FLAGS, *job.argv]
+        # a job's own interpreter (a venv's bin/python, perhaps in /tmp) runs by its real path
+        program = os.path.realpath(python) if job.python else python
+        cmd = [PRLIMIT, *limited, "--", program, *PYTHON_FLAGS, *job.argv]
         ns = namespaces() if run.ident.private else ()
+        if "--mount" in ns:
+            run.binds = _scratch_binds(job.python_path, run.workdir)
         return run.launch(cmd, ns, scratch_bytes(limits))
+
+    def _check_imports(self, job: SandboxJob, private: bool) -> None:
+        """``RuntimeError`` for an import directory (:attr:`SandboxJob.python_path`) the job's
+        uid cannot read: its imports would fail as if the dependency were missing."""
+        for path in job.python_path:
+            problem = unreadable(path, private)
+            if problem:
+                raise RuntimeError(problem)
 
     def _returncode(self, returncode: int) -> int:
         """The job's Popen-style return code from the launched command's."""
@@ -450,7 +538,10 @@ class ProcessBackend:
     def _prepare(self, job: SandboxJob, limits: Limits) -> _Run:
         run = _Run(new_identity())
         try:
-            python = find_interpreter(run.ident.private)
+            private = run.ident.private
+            python = (job_interpreter(job.python, private) if job.python
+                      else find_interpreter(private))
+            self._check_imports(job, private)
             staged = sum(len(t.encode("utf-8")) for t in job.files.values())
             run.workdir, run.mounted = make_workdir(run.ident, self._workdir_bytes(limits, staged))
             found = cgroup.detect()
@@ -466,6 +557,20 @@ class ProcessBackend:
             run.finish()
             raise
         run.env = build_env(job, self._job_workdir(run.workdir))
+        if job.python_path:
+            # after the work dir (the kit, the shim, the module) and the standard library, so
+            # that nothing in an audited library's folders shadows the standard library the
+            # kit imports; a folder the private /tmp hides is seen at its bind in the work dir
+            seen = {src: dest for src, dest in run.binds}
+            dirs = [seen.get(os.path.realpath(p), p) if run.binds else p for p in job.python_path]
+            search = (*interpreter_path(python, run.ident.private), *dirs)
+            run.env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(search))
+        if job.python_path or job.python:
+            # no cached bytecode of the library (or of the standard library it imports late):
+            # the kit's guard refuses marshal.loads, which loading a .pyc calls; compiled from
+            # source instead (a directory that never exists: -B writes nothing there)
+            run.env["PYTHONPYCACHEPREFIX"] = os.path.join(self._job_workdir(run.workdir),
+                                                          ".no-bytecode")
         return run
 
     def _popen(self, run: _Run) -> subprocess.Popen[bytes]:
@@ -545,6 +650,20 @@ class ProcessBackend:
         elif sig == signal.SIGXCPU:
             detail = f"CPU limit of {limits.cpu_s:g}s exceeded (SIGXCPU)"
         return result(outcome, detail, code, sig)
+
+
+def _scratch_binds(paths: list[str], workdir: str) -> list[tuple[str, str]]:
+    """(source, mount point) for each import directory that lives under a directory the job's
+    private scratch tmpfs covers (``/tmp``, ...): the launcher binds it read-only on a fresh
+    directory of the work dir before it mounts the scratch dirs."""
+    binds: list[tuple[str, str]] = []
+    for i, path in enumerate(paths):
+        real = os.path.realpath(path)
+        if any(real == d or real.startswith(d.rstrip("/") + "/") for d in SWEEP_DIRS):
+            dest = os.path.join(workdir, f".import-{i}")
+            os.mkdir(dest, 0o755)
+            binds.append((real, dest))
+    return binds
 
 
 def _close_fds(fds: list[int]) -> None:
