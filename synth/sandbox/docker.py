@@ -1101,9 +1101,13 @@ class DockerSession:
         return False
 
     def stderr_tail(self) -> str:
-        if self._fds is not None and not self._stream.eof:  # what is waiting on the stream
-            self._stream.pump(time.monotonic() + 0.05, lambda _c: False, self._on_err)
+        if not self._stream.eof:  # what is waiting on the stream (stdout kept for recv_line)
+            self._stream.pump(time.monotonic() + 0.05, self._keep_out, self._on_err)
         return b"".join(self._err).decode("utf-8", errors="replace")[-4000:]
+
+    def _keep_out(self, chunk: bytes) -> bool:
+        self._out.extend(chunk)
+        return False
 
     def returncode(self) -> int | None:
         try:

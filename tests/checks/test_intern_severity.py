@@ -4,13 +4,14 @@ and no early stop that hides later checks -- on InternBootcamp-style modules, pr
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 import typer
 from typer.testing import CliRunner
 
 from synth.commands.check import check_command
-from synth.gate import CheckReport, CheckResult, CheckStatus, run_checks
+from synth.gate import CheckReport, CheckResult, CheckStatus, run_checks, run_checks_file
 from synth.gate.severity import classify_missing, global_random, merge, missing_dependency, note
 
 app = typer.Typer()
@@ -448,9 +449,15 @@ def test_huge_ints_are_named_in_the_finding(process_backend):
 # -- full (native) mode is unchanged -------------------------------------------------------------
 
 
-def test_native_mode_keeps_its_rejections_and_its_gates(process_backend):
-    from conftest import check_corpus_file
+def check_corpus_file(name: str, backend) -> CheckReport:
+    """The gate on ``tests/defects/corpus/<name>`` (as tests/checks/conftest.py does; imported
+    from there by name, ``conftest`` may be another folder's in a whole-suite run)."""
+    path = Path(__file__).resolve().parents[1] / "defects" / "corpus" / name
+    ref = path.parent / "reference" / path.name
+    return run_checks_file(path, reference=ref if ref.is_file() else None, backend=backend)
 
+
+def test_native_mode_keeps_its_rejections_and_its_gates(process_backend):
     for name, check in (("kwargs_typo.py", "construct"), ("non_json_tuple.py", "generate")):
         report = check_corpus_file(name, process_backend)
         assert report.mode == "native" and report.verdict == "rejected"

@@ -481,7 +481,10 @@ def test_session_io_modes_carry_the_same_bytes_and_the_job_cannot_reach_the_fifo
             assert session.recv_line(5, 1000) == b"got a"
             assert session.recv_line(5, 400_000) == b"got " + big
             assert session.recv_line(5, 1000) == b"got b"
-            assert session.stderr_tail().endswith("err b\n")  # the stderr stream, drained
+            deadline = time.monotonic() + 5  # stderr is a stream of its own: it may lag stdout
+            while not session.stderr_tail().endswith("err b\n") and time.monotonic() < deadline:
+                time.sleep(0.02)
+            assert session.stderr_tail().endswith("err b\n")
         finally:
             session.close()
         with pytest.raises(SessionError):
