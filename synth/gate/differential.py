@@ -27,6 +27,12 @@ cases it runs on ``render_stdin(case)``; when its output agrees with the bootcam
 answer the case is the checker's mistake (``checker_outvoted``) and does not count against the
 bootcamp. A checker that rejects its own ``solve()`` answer or raises is reported as the
 checker's problem (``checker_broken``), never blamed on the bootcamp.
+
+An InternBootcamp-style class (audited by ``synth audit --checkers``) has no reference answer
+and no ``wrap_answer``: its pool is built from the checker's ``solve()`` and ``probes()``
+instead, plus the trivial answers such verifiers are known to accept, in the answer tags
+where ``solve()``'s answers score 1.0 (:func:`_compare_intern`); ``reference_disagrees``
+does not apply.
 """
 
 from __future__ import annotations
@@ -38,10 +44,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from synth.gate.calls import Checker, Failure, ask_many
-from synth.gate.probes import prompt_examples, semantic_mutants
+from synth.gate.probes import CASE_TAGS, prompt_examples, semantic_mutants
 from synth.gate.suite import Suite, norm, result
 
-__all__ = ["FINDING_KINDS", "check_differential", "threshold"]
+__all__ = ["FINDING_KINDS", "TRIVIAL_ANSWERS", "check_differential", "threshold"]
 
 FINDING_KINDS = ("reference_disagrees", "verifier_too_lenient", "verifier_too_strict")
 _BATCH = 64
@@ -128,7 +134,34 @@ def check_differential(s: Suite) -> dict[str, Any]:
     return _compare(s, checker)
 
 
+def _checker_answers(s: Suite, checker: Checker, st: Stream
+                     ) -> tuple[list[str | None], list[list[str]], list[str]]:
+    """The checker's ``solve()`` answer and ``probes()`` of every case (batched), and its
+    failures (as text: the checker's problem, never the bootcamp's)."""
+    n = len(st.cases)
+    solved: list[str | None] = [None] * n
+    probed: list[list[str]] = [[] for _ in range(n)]
+    problems: list[str] = []
+    for fn, sink in (("solve", solved), ("probes", probed)):
+        if fn not in checker.functions:
+            continue
+        for start in range(0, n, _BATCH):
+            idx = list(range(start, min(n, start + _BATCH)))
+            replies, _ = ask_many(checker.server, [(fn, {"case_text": st.cases[i]}) for i in idx],
+                                  s.cfg.call_max_s)
+            for i, (value, failure) in zip(idx, replies, strict=False):
+                if failure is not None:
+                    problems.append(f"{fn}() on case {i} {failure.what}")
+                elif fn == "solve" and type(value) is str:
+                    sink[i] = value  # type: ignore[call-overload]
+                elif fn == "probes" and type(value) is list:
+                    sink[i] = [str(x) for x in value[: s.cfg.probes_per_case]]  # type: ignore[call-overload]
+    return solved, probed, problems
+
+
 def _compare(s: Suite, checker: Checker) -> dict[str, Any]:
+    if s.intern:
+        return _compare_intern(s, checker)
     cfg = s.cfg
     st = _stream(s)
     n = len(st.cases)
@@ -148,23 +181,7 @@ def _compare(s: Suite, checker: Checker) -> dict[str, Any]:
                 raise Failure("failed", "reference_answer returned a non-str")
             st.refs[i] = value
             s.answers[st.keys[i]] = value
-    solved: list[str | None] = [None] * n
-    probed: list[list[str]] = [[] for _ in range(n)]
-    checker_problems: list[str] = []
-    for fn, sink in (("solve", solved), ("probes", probed)):
-        if fn not in checker.functions:
-            continue
-        for start in range(0, n, _BATCH):
-            idx = list(range(start, min(n, start + _BATCH)))
-            replies, _ = ask_many(checker.server, [(fn, {"case_text": st.cases[i]}) for i in idx],
-                                  limit)
-            for i, (value, failure) in zip(idx, replies, strict=False):
-                if failure is not None:
-                    checker_problems.append(f"{fn}() on case {i} {failure.what}")
-                elif fn == "solve" and type(value) is str:
-                    sink[i] = value  # type: ignore[call-overload]
-                elif fn == "probes" and type(value) is list:
-                    sink[i] = [str(x) for x in value[: cfg.probes_per_case]]  # type: ignore[call-overload]
+    solved, probed, checker_problems = _checker_answers(s, checker, st)
     open_, close = s.tags()
     common = Counter(norm(r) for r in st.refs if r is not None).most_common(1)
     modal = common[0][0] if common else ""
@@ -199,6 +216,85 @@ def _compare(s: Suite, checker: Checker) -> dict[str, Any]:
                 seen.add(key)
                 items.append(it)
     checker_problems += _verdicts(checker, items, st.cases, limit)
+    _scores(s, items, st.cases)
+    return _judge(s, st, items, solved, checker_problems)
+
+
+#: Answers every verifier must judge like the checker: the trivial and constant ones an
+#: InternBootcamp-style verifier is known to let through ("0 0" scoring 1.0 on every case).
+TRIVIAL_ANSWERS = ("", "0", "1", "-1", "0 0", "yes", "no", "True", "None")
+
+
+def _intern_tags(s: Suite, st: Stream, solved: list[str | None]) -> tuple[str, str]:
+    """The answer format of an InternBootcamp-style class (it has no ``wrap_answer``): of the
+    library's usual tags (those the prompts show first), the one in which the checker's own
+    ``solve()`` answers score 1.0 most often on a few cases; without ``solve()``, the first
+    one a prompt shows."""
+    shown = [t for t in CASE_TAGS if any(t[0] in p and t[1] in p for p in s.prompts.values())]
+    order = list(dict.fromkeys([*shown, *CASE_TAGS]))
+    sample = [i for i in range(len(st.cases)) if solved[i] is not None][:5]
+    if not sample:
+        return order[0]
+    calls = [("score", {"response": o + str(solved[i]) + c, "case_text": st.cases[i]})
+             for o, c in order for i in sample]
+    replies, elapsed = ask_many(s.cand.server, calls, s.cfg.call_max_s)
+    s.charge(elapsed)
+    wins = [0] * len(order)
+    for k, ((value, failure), (_, params)) in enumerate(zip(replies, calls, strict=False)):
+        if failure is None:
+            if s.cand.score_value(value, params["response"]) >= 1.0:
+                wins[k // len(sample)] += 1
+        elif failure.status in ("timeout", "oom"):
+            raise failure
+    return order[max(range(len(order)), key=lambda k: (wins[k], -k))]
+
+
+def _compare_intern(s: Suite, checker: Checker) -> dict[str, Any]:
+    """The differential check of an InternBootcamp-style class, which has no reference answer
+    and no ``wrap_answer``: each case's pool is the checker's ``solve()`` answer and
+    ``probes()``, semantic mutants of them, other cases' ``solve()`` answers, the prompts'
+    format examples, the most common ``solve()`` answer and the trivial answers
+    (:data:`TRIVIAL_ANSWERS`), in the answer format learned by :func:`_intern_tags`. Findings:
+    ``verifier_too_lenient`` and ``verifier_too_strict`` (``reference_disagrees`` needs a
+    reference answer)."""
+    st = _stream(s)
+    n = len(st.cases)
+    st.refs = [None] * n
+    solved, probed, checker_problems = _checker_answers(s, checker, st)
+    open_, close = _intern_tags(s, st, solved)
+    common = Counter(norm(a) for a in solved if a is not None).most_common(1)
+    modal = common[0][0] if common else ""
+    examples = [a for li in range(len(s.levels)) if (li, 0) in s.prompts
+                for a in prompt_examples(s.prompts[(li, 0)], open_, close)]
+    items: list[Item] = []
+    for i in range(n):
+        right = solved[i]
+        pool = [Item(i, right, "solve")] if right is not None else []
+        pool += [Item(i, p, "probe") for p in probed[i]]
+        seed = right if right is not None else (probed[i][0] if probed[i] else None)
+        if seed is not None:
+            pool += [Item(i, m, f"mutant:{k}") for k, m in semantic_mutants(seed, s.rng)[:8]]
+        for j in (i + 1, i + 7):
+            other = solved[j % n]
+            if n > 1 and other is not None:
+                pool.append(Item(i, other, "other_case"))
+        pool += [Item(i, e, "prompt_example") for e in examples[:2]]
+        if modal:
+            pool.append(Item(i, modal, "most_common"))
+        pool += [Item(i, t, "trivial") for t in TRIVIAL_ANSWERS]
+        wrong = next((it.answer for it in pool if it.origin.startswith("mutant")), None)
+        if right is not None and wrong is not None:  # several blocks: only the last counts
+            pool.append(Item(i, wrong, "blocks:right_first",
+                             response=open_ + right + close + "\n" + open_ + wrong + close))
+            pool.append(Item(i, right, "blocks:right_last",
+                             response=open_ + wrong + close + "\n" + open_ + right + close))
+        seen: set[tuple[str, str]] = set()
+        for it in pool:
+            it.response = it.response or open_ + it.answer + close
+            if (it.answer, it.response) not in seen:
+                seen.add((it.answer, it.response))
+                items.append(it)
+    checker_problems += _verdicts(checker, items, st.cases, s.cfg.call_max_s)
     _scores(s, items, st.cases)
     return _judge(s, st, items, solved, checker_problems)
 

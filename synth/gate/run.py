@@ -9,7 +9,8 @@ InternBootcamp-style modules (``from bootcamp import Basebootcamp`` and similar)
 with a shim (``synth/sandbox/intern_shim.py``): the checks that need what such classes lack
 (``reference_answer``, ``LEVELS``) are skipped with the reason, the library's conventions are
 ``convention`` findings (the static gate's among them), and a missing dependency of the audited
-code is ``cannot_judge`` (:mod:`synth.gate.severity`).
+code is ``cannot_judge`` (:mod:`synth.gate.severity`). Given an independent checker, such a
+module gets the differential check too (it needs no reference answer: :class:`_Audit`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Literal
 
 from synth.gate.report import CHECK_NAMES, CheckConfig, CheckReport, CheckResult, CheckStatus
-from synth.gate.suite import Suite
+from synth.gate.suite import NO_REFERENCE, Suite
 from synth.sandbox import get_backend
 from synth.sandbox.base import Backend
 from synth.sandbox.static import check_source, format_violations
@@ -64,6 +65,18 @@ def _static(source: str, mode: str) -> tuple[CheckResult, bool]:
     ), parses
 
 
+class _Audit(Suite):
+    """The suite of an InternBootcamp-style module given an independent checker: the
+    differential check needs no reference answer there (``differential._compare_intern``), so
+    it runs whenever the generic rules let it (the module's gates passed, time is left)."""
+
+    def skip_reason(self, name: str) -> str | None:
+        why = super().skip_reason(name)
+        if name == "differential" and why == f"not applicable: {NO_REFERENCE}":
+            return None
+        return why
+
+
 def run_checks(
     source: str,
     *,
@@ -96,8 +109,9 @@ def run_checks(
                    for n in CHECK_NAMES[2:]]
     else:
         t0 = time.perf_counter()
-        suite = Suite(cfg, source, mode=mode, relative=relative, reference=reference,
-                      backend=runner, checker=checker, example_inputs=example_inputs)
+        kind = _Audit if mode == "intern" and checker is not None else Suite
+        suite = kind(cfg, source, mode=mode, relative=relative, reference=reference,
+                     backend=runner, checker=checker, example_inputs=example_inputs)
         done = suite.run()
         sandbox_s = time.perf_counter() - t0
         checks += [CheckResult(name=n, **done[n]) for n in CHECK_NAMES if n != "static"]
