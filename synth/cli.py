@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from synth.commands import audit as audit_cmd
 from synth.commands import check as check_cmd
 from synth.commands import export as export_cmd
 from synth.commands import library as library_cmd
@@ -25,6 +26,11 @@ app.command("run", help="Grow the library from a task source: draft, gate, revis
 app.command("check", help="Run the quality gate on a bootcamp module (or audit a folder).")(
     check_cmd.check_command
 )
+app.command(
+    "audit",
+    help="Audit an existing bootcamp library (a folder or an installed package): every module's "
+    "verdict and finding by severity class, in parallel; writes audit.html and audit.csv.",
+)(audit_cmd.audit_command)
 app.command(
     "report",
     help="Summarise a run: yield, rejection reasons, rounds, pass rates, cost, time; writes report.html.",
