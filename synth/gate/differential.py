@@ -326,7 +326,8 @@ def _judge(s: Suite, st: Stream, items: list[Item], solved: list[str | None],
     need = threshold(cfg, n)
     cases_of = {k: sorted({it.case for it in v}) for k, v in found.items()}
     failing = [k for k in FINDING_KINDS if len(cases_of[k]) >= need]
-    table = ", ".join(f"{k} on {len(cases_of[k])} case(s)" for k in FINDING_KINDS)
+    kinds = FINDING_KINDS[1:] if s.intern else FINDING_KINDS  # intern: no reference answer
+    table = ", ".join(f"{k} on {len(cases_of[k])} case(s)" for k in kinds)
     compared = f"{len(items)} answers to {n} cases over {len(s.levels)} level(s)"
     evidence = _evidence(st, found, solved)
     notes = []
