@@ -181,6 +181,15 @@ class Candidate:
                           finding="protocol")
         return [(tuple(a), tuple(b)) for a, b in value], dt
 
+    def events(self, limit: float = 2.0) -> list[str]:
+        """Intern mode: what the sandbox's guard refused since the last call (a subprocess, a
+        read of the machine's own files, an executed response), then forgotten there."""
+        value, _ = self.ask("events", {}, limit)
+        if type(value) is not list or not all(type(e) is str for e in value):
+            raise Failure("error", "broke the method-call protocol: malformed events reply",
+                          finding="protocol")
+        return [e[:300] for e in value[:50]]
+
     def score_value(self, value: Any, response: str = "") -> float:
         """Validate one reply to a ``score`` question (see the module docstring)."""
         if type(value) is not dict or "score" not in value:
@@ -235,16 +244,18 @@ class Checker:
 
 
 def ask_many(server: MethodServer, calls: list[tuple[str, dict[str, Any]]],
-             limit_each: float) -> tuple[list[tuple[Any, Failure | None]], float]:
+             limit_each: float, total_s: float | None = None,
+             ) -> tuple[list[tuple[Any, Failure | None]], float]:
     """Several questions in one round trip: ([(value, None) | (None, failure)], seconds).
 
-    A failure of the whole batch (the session hung past every limit, died, or broke the
-    protocol) raises it. A batch cut short by a timeout or an OOM inside it ends with that
-    failure; the calls after it are not answered."""
+    A failure of the whole batch (the session hung past every limit -- ``total_s``, by default
+    every call's limit -- died, or broke the protocol) raises it. A batch cut short by a
+    timeout or an OOM inside it ends with that failure; the calls after it are not answered."""
     if not calls:
         return [], 0.0
     body = {"calls": [[m, {**p, "limit": limit_each}] for m, p in calls]}
-    reply = server.call("batch", body, timeout_s=limit_each * len(calls) + 1.0)
+    total = limit_each * len(calls) + 1.0
+    reply = server.call("batch", body, timeout_s=total if total_s is None else min(total, total_s))
     if not reply.ok:
         raise _fail(reply)
     items = reply.value

@@ -113,6 +113,10 @@ REPLY_OPEN = b'{"t":"'
 TOKEN_BYTES = 12
 #: How often (in scoring calls) the functions' code objects are compared too.
 CODE_CHECK_EVERY = 64
+#: The module a probe response of the audit asks to import (``__import__(CANARY) or ...``): an
+#: import of it means the audited code executed the text of a response (eval, exec). The guard
+#: refuses and records it in every mode.
+CANARY = "zq_synth_canary"
 
 # -- the C functions the server calls, taken when the kit is imported (before any bootcamp code
 # runs): a bootcamp that patches ``os.write``, ``json._default_decoder`` or ``builtins.float``
@@ -297,6 +301,8 @@ _BLOCKED = frozenset({
     "pickle.find_class", "code.__new__", "function.__new__", "object.__delattr__",
     "sys.monitoring.register_callback", "cpython.run_command"})
 _BLOCKED_PREFIXES = ("ctypes.", "socket.", "shutil.", "mmap.", "winreg.", "_posixsubprocess")
+#: pathlib's path types (by name: the kit imports no pathlib), read as their text in intern mode
+_PATHS = frozenset({"PosixPath", "PurePosixPath", "Path", "PurePath"})
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 
 
@@ -313,8 +319,11 @@ def _hook(event: str, args: tuple[Any, ...]) -> None:
     imports beyond the allowlist, and code compiled or run on its behalf at run time (but for
     the import system, dataclasses, namedtuple, the bootcamp's own code and the contract's
     runner of the module's own reference program). Every refusal is recorded; the server
-    reports them, and the host turns them into a finding. In intern mode (auditing third-party libraries, which import and evaluate what
-    they like) imports, reads and run-time code are not restricted."""
+    reports them, and the host turns them into a finding. In intern mode (auditing third-party
+    libraries, which import and evaluate what they like) imports and run-time code are not
+    restricted, and reads only outside the standard library, the job's folder and the import
+    path are refused (a verifier that depends on a file of the machine it runs on); the host
+    collects the refusals with the ``events`` question."""
     g = _G
     if not g.armed or (g.trusted and _kit_caller(g)):
         return
@@ -327,7 +336,8 @@ def _hook(event: str, args: tuple[Any, ...]) -> None:
                 g.set_by.get(args[1]) is not _caller_code(2):
             why = f"setting {args[1]}"
     elif event in _BLOCKED or event.startswith(_BLOCKED_PREFIXES):
-        why = event
+        if g.strict or event != "sys._getframe" or not _stdlib_caller(g):
+            why = event
     elif event == "open":
         why = _open_problem(args)
     elif event == "os.listdir" or event == "os.scandir":
@@ -338,6 +348,8 @@ def _hook(event: str, args: tuple[Any, ...]) -> None:
         name = args[0] if args else None
         if type(name) is not str:
             why = "importing a module by a name that is not a plain string"
+        elif name.split(".")[0] == CANARY:
+            why = "executing the text of a response (it imported the audit's canary module)"
         elif g.strict and name.split(".")[0] not in g.imports:
             why = f"importing {name[:80]}"
     elif (event == "compile" or event == "exec") and g.strict:
@@ -346,6 +358,15 @@ def _hook(event: str, args: tuple[Any, ...]) -> None:
         if len(g.events) < 20:
             g.events.append(why)
         raise SandboxViolation(f"not allowed in a bootcamp: {why}")
+
+
+def _stdlib_caller(g: Any) -> bool:
+    """Intern mode: is the code that raised the event the standard library's own? The
+    standard library reads its caller's frame at a fixed depth (``namedtuple`` names its
+    module, ``enum`` and ``typing`` likewise), also in the modules an audited library imports;
+    every frame attribute that leads further (``f_back``, ``tb_frame``, ...) stays refused."""
+    filename = _caller_code(3).co_filename  # 0: _caller_code, 1: here, 2: the hook, 3: raiser
+    return type(filename) is str and _realpath(filename).startswith(g.stdlib)
 
 
 def _kit_caller(g: Any) -> bool:
@@ -371,6 +392,14 @@ def _open_problem(args: tuple[Any, ...]) -> str:
         return "opening a file descriptor"
     if writing or (_G.strict and not _allowed_path(path)):
         return f"opening {_safe_str(path)[:80]}"
+    if _G.strict:
+        return ""
+    # intern mode (the roots hold the import path too): a read of the machine's own files
+    if type(path) is not str and type(path) is not bytes and _type_name(type(path)) in _PATHS:
+        path = _safe_str(path)
+    if (type(path) is str or type(path) is bytes) and not _allowed_path(path):
+        return (f"reading {_safe_str(path)[:80]}, a file outside the module's folder, the "
+                "standard library and the import path")
     return ""
 
 
@@ -1209,6 +1238,17 @@ def m_score(p: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def m_events(p: dict[str, Any]) -> list[str]:
+    """Intern mode: what the guard refused since the last ``events`` question (subprocesses,
+    reads outside the allowed folders, executed response text), then forgotten."""
+    if _S.mode != "intern":
+        raise _usage("events are reported in intern mode only")
+    events = _G.events
+    out = [_safe_str(e)[:300] for e in events]
+    del events[:]
+    return out
+
+
 def m_batch(p: dict[str, Any]) -> list[dict[str, Any]]:
     """Several questions in one request: ``{"calls": [[method, params], ...]}`` -> one
     ``{"ok": value}`` or ``{"err": {...}}`` per call, in order. Each call keeps its own
@@ -1289,7 +1329,7 @@ def _sample_one(spec: Any, presets: dict[str, Any], limit: float,
     return row
 
 
-_HANDLERS = ("m_batch", "m_check", "m_construct", "m_drop", "m_generate", "m_prompt",
+_HANDLERS = ("m_batch", "m_check", "m_construct", "m_drop", "m_events", "m_generate", "m_prompt",
              "m_probes", "m_roundtrip", "m_sample", "m_score", "m_solve", "m_stdin", "m_wrap",
              "m_answer")
 #: Where the server's private namespace starts (see :func:`_private_namespace`).
@@ -1651,6 +1691,18 @@ def serve(argv: list[str], guard: bool = True) -> int:
     env = _private_namespace(globals(), _RUNTIME, builtins_copy)
     exec_callers, compile_callers = _code_callers()
     stdlib = _realpath(os.path.dirname(os.path.abspath(os.__file__)))
+    roots: tuple[str, ...] = (stdlib + "/", _realpath(here) + "/")
+    if mode == "intern":
+        # reads: also the import path (an audited library's folders, its dependencies'); later
+        # imports compile from source, so that loading them needs no marshal.loads (refused:
+        # crafted bytecode is a way past the guard) -- a folder that never exists, and -B
+        # writes nothing there
+        found = [_realpath(os.path.abspath(entry)) for entry in sys.path
+                 if type(entry) is str and entry and os.path.isdir(entry)]
+        roots = tuple(dict.fromkeys([*roots, *(r + "/" for r in found if r and r != "/")]))
+        sys.dont_write_bytecode = True
+        if sys.pycache_prefix is None:
+            sys.pycache_prefix = os.path.join(here, ".no-bytecode")
     imports = {*ALLOWED_MODULES, module.split(".")[0], "synth", "intern_shim", "bootcamp",
                "internbootcamp", *program_modules}
     env["_G"] = g = types.SimpleNamespace(
@@ -1658,9 +1710,9 @@ def serve(argv: list[str], guard: bool = True) -> int:
         strict=mode != "intern",
         kit_codes=frozenset(id(code) for value in env.values() if type(value) is types.FunctionType
                             for code in _nested_codes(value.__code__)),
-        roots=(stdlib + "/", _realpath(here) + "/"), exec_callers=exec_callers,
+        roots=roots, exec_callers=exec_callers,
         compile_callers=compile_callers, contract_codes=(), programs=frozenset(),
-        set_by=_setters(), job=_realpath(here) + "/", contract_dir=_realpath(here) + "/synth/",
+        set_by=_setters(), stdlib=stdlib + "/", job=_realpath(here) + "/", contract_dir=_realpath(here) + "/synth/",
         kit=_realpath(os.path.abspath(__file__)))
     env["_S"] = s = types.SimpleNamespace(
         mode=mode, module_name=module, class_name=class_name, out=out, out_id=_identity(out),
