@@ -202,8 +202,11 @@ def _print_report(path: Path, report: CheckReport) -> None:
 
 
 def _print_audit(folder: Path, reports: list[tuple[Path, CheckReport]]) -> None:
-    from synth.gate import CHECK_NAMES
+    from synth.gate import CHECK_NAMES, CheckStatus
 
+    # a check that was skipped (not applicable) in every module gets no column
+    names = [n for n in CHECK_NAMES if any(
+        (c := r.get(n)) is not None and c.status is not CheckStatus.SKIPPED for _, r in reports)]
     passed = sum(r.passed for _, r in reports)
     unjudged = sum(r.cannot_judge for _, r in reports)
     table = Table(title=f"audit of {folder}: {passed}/{len(reports)} pass every hard check"
@@ -212,17 +215,18 @@ def _print_audit(folder: Path, reports: list[tuple[Path, CheckReport]]) -> None:
     table.add_column("module", overflow="fold")
     table.add_column("mode")
     table.add_column("verdict")
-    for name in CHECK_NAMES:
+    for name in names:
         table.add_column(name[:8], justify="center")
     table.add_column("decisive finding", overflow="fold")
     for module, report in reports:
         cells = []
-        for name in CHECK_NAMES:
+        for name in names:
             check = report.get(name)
             cells.append(Text(_GLYPH[check.label], style=_STYLE[check.label]) if check else "")
         table.add_row(module.name, report.mode, _verdict(report), *cells, _decisive(report))
     out.print(table)
     out.print(Text("ok passed, FAIL failed, ERR error, TIME timeout, OOM out of memory, "
                    "SBX sandbox error, conv a convention of the audited library (reported, not "
-                   "rejecting), ?? cannot judge, - skipped (not applicable or blocked)",
+                   "rejecting), ?? cannot judge, - skipped (not applicable or blocked); checks "
+                   "skipped in every module are left out",
                    style="dim"))

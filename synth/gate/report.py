@@ -42,8 +42,8 @@ __all__ = [
 #: others ask the sandboxed method server questions and judge its answers on the host.
 CHECK_NAMES: tuple[str, ...] = (
     "static", "load", "construct", "generate", "determinism", "diversity", "prompt",
-    "self_consistency", "purity", "mutation", "garbage", "differential", "oracle", "levels",
-    "timing", "consistency", "contract",
+    "self_consistency", "purity", "mutation", "garbage", "answer_probes", "case_fields",
+    "differential", "oracle", "levels", "timing", "consistency", "contract",
 )
 #: Largest artifact kept per entry (characters): sized for the revise prompt.
 ARTIFACT_CAP = 2000
@@ -55,6 +55,13 @@ FINDINGS: tuple[str, ...] = (
     # the audit of InternBootcamp-style classes
     "accepts_unknown_parameter", "tuples_in_case", "swallowed_exception", "global_random",
     "missing_dependency", "roundtrip_changes_verdict",
+    # answer-side probes of classes without a reference answer (synth.gate.intern_probes)
+    "slow_verifier", "constant_answer", "example_is_answer", "answer_is_input",
+    "cross_case_answer", "order_ignored", "lenient_verifier", "nondeterministic_prompt",
+    "verifier_crashes", "executes_response", "runs_subprocess", "reads_machine_file",
+    "sandbox_refused",
+    # case fields of such classes (synth.gate.intern_fields)
+    "constant_answer_field", "answer_leak", "prompt_missing_info",
 )
 #: What a finding means for the verdict (see the module docstring).
 Severity = Literal["reject", "convention", "cannot_judge"]

@@ -122,6 +122,10 @@ class Suite:
         self.notes: list[dict[str, Any]] = []  # the running check's conventions (severity.note)
         self.gen_failed: dict[int, int] = {}  # intern mode: level -> the case that failed
         self.too_slow = ""  # the check that ran out of time, if any
+        #: intern mode: seconds per score call as the answer probes timed it, and why they
+        #: stopped asking for scores (a verifier that takes seconds), for the later probes
+        self.probe_call_s = 0.0
+        self.probes_stopped = ""
         self.hung = ""  # the check during which the session was killed or died
         self.deadline = time.monotonic() + cfg.limits.wall_s
         self.second: dict[str, Any] = {}
@@ -135,11 +139,12 @@ class Suite:
 
     # -- orchestration ----------------------------------------------------------------------
     def run(self) -> dict[str, dict[str, Any]]:
-        from synth.gate import answers, intern
+        from synth.gate import answers, intern, intern_probes
 
         checks: dict[str, Any] = {n: getattr(Suite, "check_" + n) for n in CHECK_ORDER
                                   if hasattr(Suite, "check_" + n)}
         checks.update(answers.CHECKS)
+        checks.update(intern_probes.CHECKS)
         out: dict[str, dict[str, Any]] = {}
         try:
             for name in CHECK_ORDER:
@@ -154,6 +159,7 @@ class Suite:
                 except Failure as f:
                     res = failure_result(f, "the bootcamp")
                 if self.intern:
+                    res = intern_probes.collect_events(self, name, res)
                     res = intern.judge(self, name, res)
                 res["elapsed_s"] = round(time.perf_counter() - t0, 4)
                 if not self.cand.server.alive and not self.hung:
@@ -172,6 +178,9 @@ class Suite:
                 return f"not run: the {gate} check did not pass"
         if name == "contract":
             return None
+        if name in ("answer_probes", "case_fields") and not self.intern:
+            return ("not applicable: a synthesized bootcamp's answers are judged against its "
+                    "reference_answer (self_consistency, mutation)")
         if time.monotonic() > self.deadline:
             return (f"not run: the suite used up its {self.cfg.limits.wall_s:g}s wall-clock "
                     "budget")
