@@ -8,9 +8,8 @@ third-party dependency). The targets: at least 90 % of the defective rejected, a
 fine not accepted, and every cannot-judge module reported as such.
 
 :func:`outcome` is the single place that turns a report into "accepted" / "rejected" /
-"cannot_judge"; :data:`CANNOT_JUDGE_OUTCOMES` is what a cannot-judge module may get. The gate has
-no cannot-judge outcome yet, so a rejection is still allowed there; once ``CheckReport`` carries
-``cannot_judge``, narrow it to ``{"cannot_judge"}``.
+"cannot_judge"; :data:`CANNOT_JUDGE_OUTCOMES` is what a cannot-judge module may get. The table's
+reason column is the report's decisive finding (``CheckReport.decisive``).
 """
 
 from __future__ import annotations
@@ -36,8 +35,8 @@ ENTRIES: list[dict[str, Any]] = MANIFEST["modules"]
 KINDS = ("fine", "defective", "cannot_judge")
 #: What each kind of module must get from the audit.
 EXPECTED = {"fine": "accepted", "defective": "rejected", "cannot_judge": "cannot_judge"}
-#: What a cannot-judge module may get today (the gate has no such outcome yet).
-CANNOT_JUDGE_OUTCOMES = frozenset({"cannot_judge", "rejected"})
+#: What a cannot-judge module may get.
+CANNOT_JUDGE_OUTCOMES = frozenset({"cannot_judge"})
 DEFECTIVE_REJECTED_MIN = 0.90
 FINE_NOT_ACCEPTED_MAX = 0.05
 #: The import paths of Basebootcamp the audit shim provides (synth/sandbox/methods.py).
@@ -49,7 +48,7 @@ pytestmark = pytest.mark.timeout(900)
 
 def outcome(report: CheckReport) -> str:
     """The audit's verdict on one module: "cannot_judge", "accepted" or "rejected"."""
-    if getattr(report, "cannot_judge", False):
+    if report.cannot_judge:
         return "cannot_judge"
     return "accepted" if report.passed else "rejected"
 
@@ -72,13 +71,12 @@ class Verdict:
 
     @property
     def reason(self) -> str:
-        """The first failing check and its reason (the gate's decisive finding today)."""
-        failing = self.report.failing
-        if not failing:
+        """The decisive finding (the first reject one) and its reason."""
+        decisive = self.report.decisive
+        if decisive is None:
             return "-"
-        first = failing[0]
-        name = first.name + (f"/{first.finding}" if first.finding else "")
-        return f"{name}: {first.reason}"
+        name = decisive.name + (f"/{decisive.finding}" if decisive.finding else "")
+        return f"{name}: {decisive.reason}"
 
     @property
     def failing(self) -> str:
@@ -161,8 +159,6 @@ def test_cannot_judge_modules_are_not_accepted(verdicts):
     assert not wrong, table(wrong)
 
 
-@pytest.mark.xfail(strict=False,
-                   reason="issue 12: the audit's conventions and answer probes are not built yet")
 def test_audit_rejects_90_percent_of_defective_and_at_most_5_percent_of_fine(verdicts):
     measured = rates(verdicts)
     print(table(verdicts))
