@@ -25,7 +25,9 @@ rules a fine task cannot meet by chance:
   of the machine: the kit's guard refused it and the host asked for the refusals
   (``events``), during these probes and during every other check (:func:`collect_events`);
 * ``impure_verifier`` -- a score call changed its case, or the same response scored twice
-  scored differently; ``nondeterministic_prompt`` -- the same case gave different prompts.
+  scored differently; ``nondeterministic_prompt`` -- the same case gave different prompts when
+  asked again; ``nondeterministic_case`` -- two more fresh instances with the same seed did
+  not repeat the first cases.
 
 Every finding carries its evidence and its severity (reject); none stops the others.
 """
@@ -67,7 +69,7 @@ PRIORITY = ("executes_response", "runs_subprocess", "reads_machine_file", "sandb
             "impure_verifier", "invalid_score", "slow_verifier", "verifier_crashes",
             "answer_leak", "constant_answer", "example_is_answer", "answer_is_input",
             "cross_case_answer", "order_ignored", "lenient_verifier", "prompt_missing_info",
-            "constant_answer_field", "nondeterministic_prompt")
+            "constant_answer_field", "nondeterministic_prompt", "nondeterministic_case")
 
 
 def finding(name: str, reason: str, **artifacts: Any) -> dict[str, Any]:
@@ -264,6 +266,7 @@ def check_answer_probes(s: Suite) -> dict[str, Any]:
     probes = {k: ia.case_probes(json.loads(_case(s, k)), prompts[k], formats) for k in own}
     findings += _timing(s, p, own, probes, formats)
     findings += _prompt_repeats(s, keys[:5], prompts)
+    findings += _case_repeats(s)
     universal: set[str] = set()
     findings += _constants(s, p, keys, prompts, formats, universal)
     found: dict[tuple[int, int], list[tuple[ia.Probe, str]]] = {}
@@ -334,6 +337,25 @@ def _prompt_repeats(s: Suite, keys: list[tuple[int, int]],
             return [finding("nondeterministic_prompt", f"prompt_func gave another prompt for "
                             f"the same case when asked again ({s.where(*key)})",
                             case=_case(s, key), first=prompts[key], again=value)]
+    return []
+
+
+def _case_repeats(s: Suite, times: int = 2) -> list[dict[str, Any]]:
+    """Fresh instances with the first level's seed, twice more: the same first cases (the
+    determinism check compared one fresh instance and a second process)."""
+    _, params, seed = s.levels[0]
+    want = s.cases[0][:3]
+    for attempt in range(times):
+        try:
+            handle = s.construct(params, seed)
+            got = [s.generate(handle, seed if n == 0 else None)[0] for n in range(len(want))]
+        except Failure:
+            return []  # the generate and determinism checks report failures
+        for n, (a, b) in enumerate(zip(want, got, strict=True)):
+            if a != b:
+                return [finding("nondeterministic_case", f"a fresh instance with the same seed "
+                                f"gave another case {n} (instance {attempt + 3} of the level): "
+                                "the cases do not repeat", first=a, again=b)]
     return []
 
 

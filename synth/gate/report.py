@@ -58,6 +58,7 @@ FINDINGS: tuple[str, ...] = (
     # answer-side probes of classes without a reference answer (synth.gate.intern_probes)
     "slow_verifier", "constant_answer", "example_is_answer", "answer_is_input",
     "cross_case_answer", "order_ignored", "lenient_verifier", "nondeterministic_prompt",
+    "nondeterministic_case",
     "verifier_crashes", "executes_response", "runs_subprocess", "reads_machine_file",
     "sandbox_refused",
     # case fields of such classes (synth.gate.intern_fields)

@@ -604,3 +604,30 @@ def test_a_table_column_the_prompt_leaves_out_is_missing_info(process_backend, t
     else:
         fields = check(report, "case_fields")
         assert fields.finding == "prompt_missing_info" and "column 2 of 'roads'" in fields.reason
+
+
+def test_cases_are_repeated_by_two_more_fresh_instances():
+    """_case_repeats on a stand-in for the suite: the third fresh instance gives another case."""
+    from synth.gate.intern_probes import _case_repeats
+
+    class Suite:
+        levels = [("default", {}, 7)]
+        cases = [['{"n": 1}', '{"n": 2}', '{"n": 3}']]
+        made = 0
+
+        def construct(self, params, seed):
+            self.made += 1
+            return self.made
+
+        def generate(self, handle, reseed=None):
+            self.n = 1 if reseed is not None else self.n + 1
+            return f'{{"n": {self.n + (handle >= 2)}}}', 0.0
+
+    found = _case_repeats(Suite())  # type: ignore[arg-type]
+    assert [f["finding"] for f in found] == ["nondeterministic_case"]
+    assert found[0]["artifacts"] == {"first": '{"n": 1}', "again": '{"n": 2}'}
+    steady = Suite()
+    steady.generate = lambda handle, reseed=None: (  # type: ignore[method-assign]
+        steady.cases[0][0], 0.0)
+    steady.cases = [[steady.cases[0][0]]]
+    assert _case_repeats(steady) == []  # type: ignore[arg-type]
