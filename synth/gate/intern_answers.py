@@ -6,7 +6,8 @@ sandboxed module only scores what these produce, and the host judges the scores
 * :func:`answer_formats` -- the answer tags the prompts ask for ([answer], [[...]], ...);
 * answers that do not depend on the case: :data:`TRIVIAL`, :func:`vocabulary` (the literal
   word and number lists of the module's own source), :func:`template_tokens` (words every
-  prompt shares) and :func:`frequent_values` (a case field's most frequent value);
+  prompt shares), :func:`sequences` (``1 2 ... k`` for a k every prompt shows) and
+  :func:`frequent_values` (a case field's most frequent value);
 * :func:`case_probes` -- answers made of one case's own values: every field rendered the ways
   an answer could spell it (integers also in binary), lists as given, reversed, ascending and
   descending, ``1..n`` for a count ``n`` shown in the prompt;
@@ -26,7 +27,7 @@ from synth.sandbox.kit import CANARY
 
 __all__ = ["TAGS", "TRIVIAL", "Probe", "answer_formats", "answer_like", "canary_payloads",
            "case_probes", "examples", "frequent_values", "items_of", "mapping_probes", "render",
-           "shown", "template_tokens", "vocabulary", "wrap"]
+           "sequences", "shown", "template_tokens", "vocabulary", "wrap"]
 
 #: Answer tags InternBootcamp modules use, the most common first.
 TAGS: tuple[tuple[str, str], ...] = (("[answer]", "[/answer]"), ("[[", "]]"),
@@ -289,6 +290,18 @@ def template_tokens(prompts: list[str], limit: int = 40) -> list[str]:
     common = [t for t, n in counts.most_common() if n >= need]
     common.sort(key=lambda t: (not t.lstrip("-").isdigit(), len(t) < 2, t))
     return common[:limit]
+
+
+def sequences(tokens: list[str]) -> list[str]:
+    """``1 2 ... k`` (and backwards, and from 0) for each small number ``k`` every prompt
+    shows: the answer of a task that wants an order of k things, when any order is taken."""
+    out: list[str] = []
+    for token in tokens:
+        if re.fullmatch(r"[0-9]{1,2}", token) and 2 <= int(token) <= 12:
+            k = int(token)
+            up, zero = [str(n) for n in range(1, k + 1)], [str(n) for n in range(k)]
+            out += [" ".join(up), " ".join(up[::-1]), " ".join(zero)]
+    return list(dict.fromkeys(out))
 
 
 def frequent_values(cases: list[Any]) -> list[str]:

@@ -631,3 +631,55 @@ def test_cases_are_repeated_by_two_more_fresh_instances():
         steady.cases[0][0], 0.0)
     steady.cases = [[steady.cases[0][0]]]
     assert _case_repeats(steady) == []  # type: ignore[arg-type]
+
+
+RANKING = {
+    "generate": """
+        def case_generator(self):
+            return {"weights": random.sample(range(1, 100), 5)}
+    """,
+    "prompt": """
+        @staticmethod
+        def prompt_func(question_case):
+            listed = ", ".join(f"box {i + 1} weighs {w} kg"
+                               for i, w in enumerate(question_case["weights"]))
+            return (f"{listed}. Order the 5 boxes from lightest to heaviest as "
+                    "[answer]i j k l m[/answer].")
+    """,
+    "verify": """
+        @classmethod
+        def _verify_correction(cls, solution, identity):
+            order = [int(x) for x in solution.split()]
+            w = identity["weights"]
+            return order == sorted(range(1, 6), key=lambda i: w[i - 1])
+    """,
+}
+
+
+def test_any_order_of_the_k_things_the_prompt_names_rejects(process_backend):
+    lax = audit(module(**{**RANKING, "verify": """
+        @classmethod
+        def _verify_correction(cls, solution, identity):
+            return sorted(int(x) for x in solution.split()) == [1, 2, 3, 4, 5]
+    """}), process_backend)
+    probes = check(lax, "answer_probes")
+    assert probes.finding == "constant_answer" and "'1 2 3 4 5'" in probes.reason
+    assert_accepted(audit(module(**RANKING), process_backend))
+
+
+def test_sequences_take_only_ascii_numbers():
+    assert ia.sequences(["3", "¹", "٣", "40"]) == ["1 2 3", "3 2 1", "0 1 2"]
+
+
+def test_a_bug_of_the_probes_decides_nothing(process_backend, monkeypatch):
+    """The probes' own host code raising is reported on the check, which is skipped: the
+    module is judged by its other checks (no crash of the tool, no rejection)."""
+    def broken(source: str, limit: int = 60) -> list[str]:
+        raise ValueError("a bug")
+
+    monkeypatch.setattr(ia, "vocabulary", broken)
+    report = audit(module(), process_backend)
+    probes = check(report, "answer_probes")
+    assert probes.status is CheckStatus.SKIPPED and "ValueError: a bug" in probes.reason
+    assert "traceback" in probes.artifacts
+    assert report.verdict == "accepted" and not report.infrastructure_error
