@@ -47,6 +47,7 @@ from synth.gate import severity
 from synth.gate.calls import Failure, ask_many
 from synth.gate.probes import MUTATION_KINDS, mutate, near, semantic_mutants
 from synth.gate.suite import Suite, result
+from synth.sandbox.kit import canonical
 
 __all__ = ["CHECKS", "MOST", "ORDER_SHARE", "Prober", "check_answer_probes", "collect_events",
            "event_finding", "prompts_for"]
@@ -62,9 +63,10 @@ PROBE_CASES = 24
 OWN_CASES = 16
 MAX_SURVIVORS = 10
 #: Corruptions that make a wrong answer of a right one (reorderings, case flips, appended or
-#: repeated tokens and near numbers may be right: a lenient format, a tolerance).
+#: repeated tokens, a sign an extractor that reads the digits drops, and near numbers may be
+#: right: a lenient format, a tolerance).
 HARD_MUTATIONS = ("change_digit", "replace_char", "drop_token", "truncate")
-HARD_SEMANTIC = ("sign_flip", "plus_one", "minus_one", "offset", "nan", "inf", "empty")
+HARD_SEMANTIC = ("plus_one", "minus_one", "offset", "nan", "inf", "empty")
 ARRANGED = ("given", "reversed", "ascending", "descending", "count_up", "count_down")
 #: The decisive finding is the first of these that was found.
 PRIORITY = ("executes_response", "runs_subprocess", "reads_machine_file", "sandbox_refused",
@@ -479,7 +481,8 @@ def _own_case(s: Suite, p: Prober, own: list[tuple[int, int]],
                                     case=_case(s, k), prompt=prompts[k], response=response))
     for name, flags in copies.items():
         accepted, total = _share(flags)
-        if total >= MIN_CASES and accepted >= MOST * total:
+        if total >= MIN_CASES and accepted >= MOST * total and _prompt_shows(s, own, prompts,
+                                                                             name):
             k, response = evidence[f"copy {name}"]
             universal.add(response)
             findings.append(finding("answer_is_input", f"the case's own {name!r}, which the "
@@ -496,6 +499,32 @@ def _own_case(s: Suite, p: Prober, own: list[tuple[int, int]],
                                     "order the task asks for", case=_case(s, k),
                                     accepted_orders=shown))
     return _one_per_name(findings)
+
+
+def _prompt_shows(s: Suite, keys: list[tuple[int, int]], prompts: dict[tuple[int, int], str],
+                  name: str) -> bool:
+    """Does the prompt show the field: does another case's value for it change the prompt?
+    (A stored answer whose number happens to appear in the prompt does not.)"""
+    cases = [json.loads(_case(s, k)) for k in keys]
+    texts: list[str] = []
+    asked: list[tuple[int, int]] = []
+    for k, case in zip(keys, cases, strict=True):
+        donor = next((c[name] for c in cases if isinstance(c, dict) and name in c
+                      and c[name] != case.get(name)), None)
+        if isinstance(case, dict) and name in case and donor is not None:
+            texts.append(canonical({**case, name: donor}))
+            asked.append(k)
+        if len(asked) >= 3:
+            break
+    if not asked:
+        return True  # one value everywhere: the constant answer probes judge it
+    try:
+        answered, _ = ask_many(s.cand.server, [("prompt", {"case_text": x}) for x in texts],
+                               s.cfg.call_max_s * 2)
+    except Failure:
+        return False
+    return any(fail is None and value != prompts[k]
+               for k, (value, fail) in zip(asked, answered, strict=False))
 
 
 def _cross_case(s: Suite, p: Prober, keys: list[tuple[int, int]],

@@ -683,3 +683,25 @@ def test_a_bug_of_the_probes_decides_nothing(process_backend, monkeypatch):
     assert probes.status is CheckStatus.SKIPPED and "ValueError: a bug" in probes.reason
     assert "traceback" in probes.artifacts
     assert report.verdict == "accepted" and not report.infrastructure_error
+
+
+def test_a_stored_answer_whose_number_the_prompt_happens_to_show_is_not_a_copy(process_backend):
+    """The stored answer (a count) also appears among the prompt's numbers, by chance: another
+    case's value leaves the prompt unchanged, so it is no input copied into the answer."""
+    assert_accepted(audit(module(
+        generate="""
+            def case_generator(self):
+                nums = [random.randint(1, 9) for _ in range(12)]
+                return {"nums": nums, "distinct": len(set(nums))}
+        """,
+        prompt="""
+            @staticmethod
+            def prompt_func(question_case):
+                return (f"How many distinct values does {question_case['nums']} hold? "
+                        "Reply as [answer]N[/answer].")
+        """,
+        verify="""
+            @classmethod
+            def _verify_correction(cls, solution, identity):
+                return int(solution) == identity["distinct"]
+        """), process_backend))
