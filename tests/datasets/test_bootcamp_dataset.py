@@ -84,3 +84,32 @@ def test_composite_mixes_by_weight_reproducibly():
         b.close()
     with pytest.raises(ValueError):
         CompositeDataset({"game24": 0.0})
+
+
+def test_curriculum_orders_easy_to_hard_by_measured_rates_else_by_levels():
+    """The generated bootcamp has measured per-level pass rates (easy 1.0 or 0.5, harder 0.0);
+    the hand-written one has none, so its LEVELS order stands in. Items come easy to hard."""
+    from synth.datasets import CurriculumDataset, difficulty
+
+    generated = "codecontests_16_f_bulbs_without_long_glows"
+    cur = CurriculumDataset([generated, "sudoku"], size_per_bootcamp=9, seed=4, backend="process")
+    try:
+        hard = [cur[i]["metadata"]["difficulty"] for i in range(len(cur))]
+        assert len(cur) == 18 and hard == sorted(hard)
+        rec = Library().record(generated)
+        for i in range(len(cur)):
+            meta = cur[i]["metadata"]
+            if meta["bootcamp"] == generated:
+                want = 1.0 - rec.level_pass_rates[meta["level"]]
+                assert meta["difficulty"] == pytest.approx(want) and meta["rate_samples"] == rec.samples
+            else:
+                assert meta["rate_samples"] == 0
+        sudoku = [cur[i]["metadata"]["level"] for i in range(len(cur))
+                  if cur[i]["metadata"]["bootcamp"] == "sudoku"]
+        order = list(Library().load_bootcamp("sudoku").LEVELS)
+        assert [order.index(lv) for lv in sudoku] == sorted(order.index(lv) for lv in sudoku)
+        first = cur[0]
+        assert cur.score_answer(first["answer"], first) == 1.0
+    finally:
+        cur.close()
+    assert difficulty(None, "hard", ["easy", "medium", "hard"]) == (2.5 / 3, 0)
