@@ -257,3 +257,33 @@ class HostWatch:
         self._stop.set()
         self._thread.join(timeout=5)
         self.seen.update(host_names(self.needles))
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+
+
+def have_browser() -> bool:
+    """Chromium, chromedriver and selenium are all there."""
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return False
+    return CHROMIUM.exists() and CHROMEDRIVER.exists()
+
+
+def ensure_browser(repo: Path) -> None:
+    """Install the browser test's dependencies with ``scripts/browser_deps.sh`` when missing;
+    skip the test loudly (a warning naming why) when that fails."""
+    import warnings
+
+    if have_browser():
+        return
+    res = subprocess.run(["bash", str(repo / "scripts" / "browser_deps.sh")], capture_output=True,
+                         text=True, timeout=900, cwd=repo)
+    if not have_browser():
+        message = ("BROWSER TEST SKIPPED: Chromium/chromedriver/selenium could not be installed "
+                   f"by scripts/browser_deps.sh (exit {res.returncode}):\n"
+                   f"{(res.stdout + res.stderr)[-1500:]}")
+        warnings.warn(message, stacklevel=2)
+        pytest.skip(message)

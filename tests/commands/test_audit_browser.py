@@ -10,8 +10,6 @@ import base64
 import csv
 import os
 import shutil
-import subprocess
-import warnings
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -19,35 +17,17 @@ from typing import Any
 
 import pytest
 from audit_helpers import CHECKERS, invoke
+from helpers import CHROMEDRIVER, CHROMIUM, ensure_browser
 
 REPO = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
 ARTIFACTS = REPO / "test-artifacts"
 
 pytestmark = pytest.mark.timeout(600)
 
 
-def _have_browser() -> bool:
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return False
-    return CHROMIUM.exists() and CHROMEDRIVER.exists()
-
-
 @pytest.fixture(scope="module")
 def chromium() -> None:
-    if _have_browser():
-        return
-    res = subprocess.run(["bash", str(REPO / "scripts" / "browser_deps.sh")], capture_output=True,
-                         text=True, timeout=900, cwd=REPO)
-    if not _have_browser():
-        message = ("BROWSER TEST SKIPPED: Chromium/chromedriver/selenium could not be installed "
-                   f"by scripts/browser_deps.sh (exit {res.returncode}):\n"
-                   f"{(res.stdout + res.stderr)[-1500:]}")
-        warnings.warn(message, stacklevel=1)
-        pytest.skip(message)
+    ensure_browser(REPO)
 
 
 def _full_page_png(driver: Any, path: Path) -> None:

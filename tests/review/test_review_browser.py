@@ -16,42 +16,22 @@ import shutil
 import signal
 import subprocess
 import time
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import HOSTILE, HOSTILE_TITLE, REPO, REVIEW, ReviewRun, run_cli
-from helpers import processes_with
+from helpers import CHROMEDRIVER, CHROMIUM, ensure_browser, processes_with
 
 from synth.library import Library
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
 ARTIFACTS = REPO / "test-artifacts"
-
-
-def _have_browser() -> bool:
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        return False
-    return CHROMIUM.exists() and CHROMEDRIVER.exists()
 
 
 @pytest.fixture(scope="module")
 def chromium() -> None:
-    if _have_browser():
-        return
-    res = subprocess.run(["bash", str(REPO / "scripts" / "browser_deps.sh")], capture_output=True,
-                         text=True, timeout=900, cwd=REPO)
-    if not _have_browser():
-        why = (res.stdout + res.stderr)[-1500:]
-        message = ("BROWSER TEST SKIPPED: Chromium/chromedriver/selenium could not be installed by "
-                   f"scripts/browser_deps.sh (exit {res.returncode}):\n{why}")
-        warnings.warn(message, stacklevel=1)
-        pytest.skip(message)
+    ensure_browser(REPO)
 
 
 def _group_alive(pgid: int) -> bool:
