@@ -80,6 +80,8 @@ def test_review_in_the_browser(chromium: None, server: tuple[str, subprocess.Pop
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
 
     url, proc = server
     profile = tmp_path / "chromium-profile"
@@ -99,7 +101,10 @@ def test_review_in_the_browser(chromium: None, server: tuple[str, subprocess.Pop
         # search narrows it
         box = driver.find_element(By.ID, "q")
         box.send_keys("revise")
+        old_list = driver.find_element(By.CSS_SELECTOR, "a.name")
         driver.find_element(By.ID, "apply").click()
+        # the form reloads the page: wait for the old list to go before reading the new one
+        WebDriverWait(driver, 20).until(expected_conditions.staleness_of(old_list))
         links = driver.find_elements(By.CSS_SELECTOR, "a.name")
         assert [a.text for a in links] == ["local_revise_b"]
         links[0].click()
