@@ -29,6 +29,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from synth import pyast
 from synth.gate.corpus import GateJob, GateOutcome, run_parallel
 from synth.gate.report import CheckConfig, CheckReport, CheckResult
 from synth.sandbox.base import Backend
@@ -132,7 +133,7 @@ def bootcamp_class(source: str) -> str | None:
     source does not parse (audited anyway: a syntax error is a finding), None when there is
     none (not a bootcamp module)."""
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ""
     for node in ast.walk(tree):

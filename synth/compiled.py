@@ -38,6 +38,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
+from synth import pyast
 from synth.bootcamp import PROGRAM_MODULES, PROGRAM_SYS_NAMES
 from synth.tasks import TaskDescription
 
@@ -110,7 +111,7 @@ class AssemblyError(ValueError):
 
 def _parse(code: str, what: str) -> ast.Module:
     try:
-        return ast.parse(code)
+        return pyast.parse(code)
     except SyntaxError as exc:
         raise AssemblyError(f"{what} does not parse: line {exc.lineno}: {exc.msg}") from None
     except (ValueError, RecursionError, MemoryError) as exc:
@@ -222,7 +223,7 @@ def literal(program: str) -> str:
     for text in candidates:
         try:
             text.encode("utf-8")
-            if ast.literal_eval(text) == program:
+            if pyast.literal_eval(text) == program:
                 return text
         except (SyntaxError, ValueError, UnicodeEncodeError, MemoryError, RecursionError):
             continue
@@ -318,7 +319,7 @@ def parts(module_code: str) -> Parts:
     module binds its constant exactly once (else it stays in the model's part, and its field is
     None); a module that embeds nothing comes back unchanged."""
     try:
-        tree = ast.parse(module_code)
+        tree = pyast.parse(module_code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return Parts(module_code, None, None)
     lines = module_code.splitlines(keepends=True)
@@ -391,7 +392,7 @@ def check_embedded(module_code: str, reference_program: str,
     of these names (assignment, attribute, import alias, ``global``, a string naming one) and
     no import or attribute use of the contract's ``run_program``."""
     try:
-        tree = ast.parse(module_code)
+        tree = pyast.parse(module_code)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         return f"the module does not parse ({type(exc).__name__})"
     try:
@@ -477,7 +478,7 @@ def program_problems(program: str) -> list[str]:
     (unless a ``try`` catches its ImportError), a ``sys`` attribute the runner does not give,
     ``open`` of anything but the standard streams. Empty: it can be compiled."""
     try:
-        tree = ast.parse(program)
+        tree = pyast.parse(program)
     except SyntaxError as exc:
         return [f"line {exc.lineno}: SyntaxError: {exc.msg} (Python 2?)"]
     except (ValueError, RecursionError, MemoryError) as exc:

@@ -9,11 +9,12 @@ for the next revise prompt.
 
 from __future__ import annotations
 
-import ast
 import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
+
+from synth import pyast
 
 FailureKind = Literal["no_code", "truncated", "syntax_error", "no_bootcamp_class", "too_large"]
 
@@ -58,7 +59,7 @@ def _blocks(text: str) -> tuple[list[tuple[str, str]], str | None]:
 
 def _parses(code: str) -> SyntaxError | None:
     try:
-        ast.parse(code)
+        pyast.parse(code)
     except SyntaxError as exc:
         return exc
     return None

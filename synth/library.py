@@ -36,6 +36,7 @@ from typing import Literal
 from filelock import FileLock
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from synth import pyast
 from synth.bootcamp import BaseBootcamp
 
 MANIFEST_NAME = "manifest.json"
@@ -162,7 +163,7 @@ def find_bootcamp_class(code: str) -> str:
     """Name of the single bootcamp class in ``code`` (by AST, no import): a top-level subclass
     of BaseBootcamp or CompiledBootcamp, directly or through classes of the module; the most
     derived one when they chain (as the static gate and the kit decide)."""
-    tree = ast.parse(code)
+    tree = pyast.parse(code)
     classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
 
     def bases(node: ast.ClassDef) -> set[str]:
@@ -186,7 +187,7 @@ def find_bootcamp_class(code: str) -> str:
 
 def declared_levels(code: str, class_name: str) -> list[str]:
     """Level names of a literal ``LEVELS = {...}`` in the class body (by AST, no import)."""
-    for node in ast.parse(code).body:
+    for node in pyast.parse(code).body:
         if isinstance(node, ast.ClassDef) and node.name == class_name:
             for stmt in node.body:
                 target: ast.expr
@@ -199,7 +200,7 @@ def declared_levels(code: str, class_name: str) -> list[str]:
                     continue
                 if isinstance(target, ast.Name) and target.id == "LEVELS" and value is not None:
                     try:
-                        levels = ast.literal_eval(value)
+                        levels = pyast.literal_eval(value)
                     except ValueError:
                         return []
                     return [str(k) for k in levels] if isinstance(levels, dict) else []

@@ -28,6 +28,8 @@ from typing import Any
 
 import jinja2
 
+from synth import pyast
+
 PROMPTS_DIR = Path(__file__).resolve().parent.parent / "prompts"
 _INCLUDE_RE = re.compile(r"""\{%-?\s*(?:include|import|extends|from)\s+["']([^"']+)["']""")
 
@@ -86,7 +88,7 @@ def compact_source(code: str) -> str:
     runs of blank lines collapsed: a deterministic, shorter exemplar for small context windows.
     Code that does not parse comes back unchanged."""
     try:
-        tree = ast.parse(code)
+        tree = pyast.parse(code)
         tokens = list(tokenize.generate_tokens(io.StringIO(code).readline))
     except (SyntaxError, tokenize.TokenError):
         return code

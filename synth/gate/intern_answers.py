@@ -23,6 +23,7 @@ import re
 from collections import Counter
 from typing import Any, NamedTuple
 
+from synth import pyast
 from synth.sandbox.kit import CANARY
 
 __all__ = ["TAGS", "TRIVIAL", "Probe", "answer_formats", "answer_like", "canary_payloads",
@@ -255,7 +256,7 @@ def vocabulary(source: str, limit: int = 60) -> list[str]:
     string or number constants; the string keys of dict literals), round-robin over the
     collections, at most ``limit``."""
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
     groups: list[list[str]] = []

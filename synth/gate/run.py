@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from typing import Literal
 
+from synth import pyast
 from synth.gate.report import CHECK_NAMES, CheckConfig, CheckReport, CheckResult, CheckStatus
 from synth.gate.suite import NO_REFERENCE, Suite
 from synth.sandbox import get_backend
@@ -36,7 +37,7 @@ _INTERN_BASES = frozenset({"bootcamp", "base", "internbootcamp.bootcamp", "inter
 def detect_mode(source: str) -> tuple[Literal["native", "intern"], bool]:
     """("intern", relative) when the module imports InternBootcamp's ``Basebootcamp``."""
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except (SyntaxError, ValueError):
         return "native", False
     for node in ast.walk(tree):

@@ -20,6 +20,8 @@ import re
 import sys
 from typing import Any
 
+from synth import pyast
+
 __all__ = ["NOTE_ORDER", "classify_missing", "classify_refused", "global_random", "merge",
            "missing_dependency", "note", "refused_dependency"]
 
@@ -175,7 +177,7 @@ def global_random(source: str) -> list[str]:
     """Calls that draw from a global generator (``random.randint(...)``, a ``randint``
     imported from ``random``, ``np.random.rand(...)``): ``line N: random.randint``."""
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
     modules, numpy, direct = set(), set(), set()

@@ -63,6 +63,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from synth import pyast
+
 __all__ = [
     "ALLOWED_IMPORTS",
     "COMPILED_METHODS",
@@ -218,7 +220,7 @@ def check_source(
             )
         ]
     try:
-        tree = ast.parse(code, filename="<candidate>", type_comments=False)
+        tree = pyast.parse(code, filename="<candidate>")
     except SyntaxError as exc:
         return [
             Violation(

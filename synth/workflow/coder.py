@@ -18,13 +18,12 @@ from __future__ import annotations
 import ast
 import hashlib
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 import synth.bootcamp
-from synth import compiled
+from synth import compiled, pyast
 from synth.extract import extract_code
 from synth.llm import LLMFailure
 from synth.prompts import compact_source
@@ -34,7 +33,6 @@ from synth.workflow.repair import Repair, repair_source
 from synth.workflow.state import Candidate, TaskState, WorkflowContext
 
 Mode = Literal["full", "compiled"]
-T = TypeVar("T")
 
 CONTRACT_SOURCE = Path(synth.bootcamp.__file__).read_text(encoding="utf-8")
 #: the contract's definitions a bootcamp of each mode uses (the prefix shows these, in order)
@@ -163,7 +161,7 @@ def contract_excerpt(source: str, names: list[str]) -> str:
     """The contract's module docstring and the top-level definitions ``names`` (whole, with the
     comments inside them), in source order; the rest (the in-process runner of reference
     programs, private helpers) is left out and says so. Deterministic for a given source."""
-    tree = ast.parse(source)
+    tree = pyast.parse(source)
     lines = source.splitlines()
     body = tree.body
     parts: list[str] = []
@@ -296,22 +294,6 @@ def model_part(c: Candidate) -> str:
 # -- repairs -----------------------------------------------------------------------------------
 
 
-def ast_race(exc: BaseException) -> bool:
-    """True for CPython 3.11's spurious SystemError when two threads build ASTs at once
-    (gh-106905: the AST constructor's recursion counter is shared by the interpreter)."""
-    return isinstance(exc, SystemError) and "AST constructor recursion depth mismatch" in str(exc)
-
-
-def retry_ast_race(fn: Callable[..., T], *args: Any) -> T:
-    """``fn(*args)``, once more if it hit :func:`ast_race` (the parse itself is pure)."""
-    try:
-        return fn(*args)
-    except SystemError as exc:
-        if not ast_race(exc):
-            raise
-        return fn(*args)
-
-
 def apply_repairs(ctx: WorkflowContext, task: TaskDescription, c: Candidate, fixed: str,
                   repairs: list[Repair], stage: str) -> None:
     """Put the repaired code ``fixed`` of the model's part into candidate ``c`` (in compiled
@@ -342,7 +324,7 @@ def repair_static(ctx: WorkflowContext, task: TaskDescription, c: Candidate) -> 
     (the judge's example cases, the gate) runs it."""
     own = model_part(c)
     if own:
-        fixed, repairs = retry_ast_race(lambda code: repair_source(code, docstring=module_docstring(task)), own)
+        fixed, repairs = repair_source(own, docstring=module_docstring(task))
         apply_repairs(ctx, task, c, fixed, repairs, "source")
 
 

@@ -37,13 +37,11 @@ from synth.workflow.coder import (
     apply_repairs,
     ask_and_repair,
     assemble,
-    ast_race,
     earlier_rounds,
     model_part,
     prefix,
     reference,
     render,
-    retry_ast_race,
     save_candidate,
     state_mode,
     task_mode,
@@ -143,21 +141,12 @@ async def _gate(ctx: WorkflowContext, task: TaskDescription, c: Candidate, with_
     ref = reference(task, c.get("mode") or "full")
     if ref is not None and task.examples:  # the oracle compares render_stdin's shape with them
         with_checker = {**with_checker, "example_inputs": [e.input for e in task.examples]}
-    for attempt in range(2):
-        try:
-            async with ctx.sandbox_slots:
-                report: CheckReport = await asyncio.to_thread(
-                    ctx.gate, c["code"] or "", reference=ref.code if ref else None,
-                    backend=ctx.backend, name=f"{task.id} round {c.get('round')}", **with_checker,
-                )
-            return report
-        except SystemError as exc:  # CPython 3.11's ast state is shared by threads (gh-106905)
-            if attempt or not ast_race(exc):
-                raise
-            ctx.run.events.emit("sandbox", task.id, node="check", round=c.get("round"),
-                                warning=f"the host's ast.parse raced another thread ({exc}); "
-                                "checked again")
-    raise AssertionError("unreachable")
+    async with ctx.sandbox_slots:
+        report: CheckReport = await asyncio.to_thread(
+            ctx.gate, c["code"] or "", reference=ref.code if ref else None,
+            backend=ctx.backend, name=f"{task.id} round {c.get('round')}", **with_checker,
+        )
+    return report
 
 
 async def _gate_and_repair(ctx: WorkflowContext, task: TaskDescription, c: Candidate,
@@ -171,7 +160,7 @@ async def _gate_and_repair(ctx: WorkflowContext, task: TaskDescription, c: Candi
         if report.passed or not {x.name for x in report.failing} & EARLY_CHECKS:
             break
         own = model_part(c)
-        fixed, repairs = retry_ast_race(repair_from_errors, own, gate_errors(report))
+        fixed, repairs = repair_from_errors(own, gate_errors(report))
         if fixed == own or not repairs:
             break
         stem = f"round_{c.get('round', 0)}_{c.get('index', 0)}"
@@ -193,7 +182,7 @@ async def _resize(ctx: WorkflowContext, task: TaskDescription, c: Candidate,
     keep the first that passes every check, as a ``levels`` repair; else ``report`` stands. A
     ``resize`` event says how many were tried either way."""
     own = model_part(c)
-    variants = retry_ast_race(level_variants, own, task.input_spec)[:MAX_SIZE_TRIALS]
+    variants = level_variants(own, task.input_spec)[:MAX_SIZE_TRIALS]
     failing = ", ".join(x.name for x in report.failing)
     for n, (fixed, repair) in enumerate(variants, 1):
         trial = Candidate(**c)

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from synth import pyast
 from synth.sandbox.static import ALLOWED_IMPORTS
 
 if TYPE_CHECKING:
@@ -106,7 +107,7 @@ class Repair:
 @functools.cache
 def _contract() -> tuple[tuple[str, ...], frozenset[str]]:
     """(exported names, exported class names) of synth/bootcamp.py, read with ast."""
-    tree = ast.parse(resources.files("synth").joinpath("bootcamp.py").read_text("utf-8"))
+    tree = pyast.parse(resources.files("synth").joinpath("bootcamp.py").read_text("utf-8"))
     classes = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
     names: list[str] = []
     for node in tree.body:
@@ -196,7 +197,7 @@ class _Fix:
 
 def _parse(code: str) -> ast.Module | None:
     try:
-        return ast.parse(code)
+        return pyast.parse(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 import re
 
+from synth import pyast
 from synth.workflow.repair import Repair
 
 __all__ = ["SIZE_CHECKS", "VARIANTS", "input_bounds", "level_variants"]
@@ -131,7 +132,7 @@ def level_variants(code: str, input_spec: str | None = None) -> list[tuple[str, 
     [] when the module has no literal LEVELS of at least two levels with integer sizes that
     differ between levels, or when it does not parse."""
     try:
-        tree = ast.parse(code)
+        tree = pyast.parse(code)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
     node = _levels_node(tree)
@@ -183,7 +184,7 @@ def level_variants(code: str, input_spec: str | None = None) -> list[tuple[str, 
         seen.add(after)
         fixed = _replace(code, node, after)
         try:
-            ast.parse(fixed)
+            pyast.parse(fixed)
         except SyntaxError:
             continue
         capped = sorted(k for k in sizes if _bound_for(k, bounds) is not None)
