@@ -24,11 +24,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from synth.curriculum import LevelDifficulty, curriculum_fields, level_difficulty
 from synth.library import Library
 from synth.sampling import DEFAULT_LEVEL, CaseSampler, SampleError
 from synth.sandbox.kit import derive_seed
 
-__all__ = ["BootcampDataset", "CompositeDataset", "CurriculumDataset", "DatasetError", "difficulty"]
+__all__ = ["BootcampDataset", "CompositeDataset", "CurriculumDataset", "DatasetError"]
 
 SPLIT = "dataset"  # the split word of the per-index seed (export uses "train" / "test")
 BATCH = 64
@@ -159,23 +160,13 @@ class CompositeDataset(Sequence[dict[str, Any]]):
             ds.close()
 
 
-def difficulty(record: Any, level: str, levels: Sequence[str]) -> tuple[float, int]:
-    """How hard ``level`` of a library record is, for ordering: 1 - its measured pass rate when
-    the record has one for that level (``level_pass_rates``, from the solver filter), else the
-    level's position in the bootcamp's LEVELS (easy first) scaled into [0, 1]. The second value
-    is how many solver answers the rate rests on (``samples`` of the record; 0 without a rate)."""
-    rates = getattr(record, "level_pass_rates", None) or {}
-    if level in rates:
-        return 1.0 - float(rates[level]), int(getattr(record, "samples", 0) or 0)
-    pos = list(levels).index(level) if level in levels else 0
-    return (pos + 0.5) / max(1, len(levels)), 0
-
-
 class CurriculumDataset(Sequence[dict[str, Any]]):
     """Items of several bootcamps ordered from easy to hard: every item's level gets the
-    :func:`difficulty` of its bootcamp's record; items are sorted by (difficulty, bootcamp,
-    index), so the order is the same in any process. ``metadata`` gains ``difficulty`` and
-    ``rate_samples`` (the answers its pass rate rests on: few means the order means little)."""
+    :func:`~synth.curriculum.level_difficulty` of its bootcamp's record; items are sorted by
+    (hardness, bootcamp, index), so the order is the same in any process. ``metadata`` gains
+    ``curriculum`` (:func:`~synth.curriculum.curriculum_fields`: hardness, pass_rate,
+    rate_samples -- the answers the rate rests on, few means the order means little --,
+    stopped_early, basis); :attr:`levels` holds every level's estimate."""
 
     def __init__(self, names: Sequence[str], size_per_bootcamp: int = 100, seed: int = 0, *,
                  library: Path | str | None = None, backend: str = "auto") -> None:
@@ -183,15 +174,19 @@ class CurriculumDataset(Sequence[dict[str, Any]]):
             raise ValueError("name at least one bootcamp")
         self.datasets = {n: BootcampDataset(n, size_per_bootcamp, seed, library=library,
                                             backend=backend) for n in dict.fromkeys(names)}
-        keyed: list[tuple[float, str, int, dict[str, Any]]] = []
-        for name, ds in self.datasets.items():
+        keyed: list[tuple[float, int, int, dict[str, Any]]] = []
+        self.levels: list[LevelDifficulty] = []
+        for pos, (name, ds) in enumerate(self.datasets.items()):
             record = ds.library.record(name)
-            levels = record.levels or sorted({e["metadata"]["level"] for e in ds})
+            levels = record.levels or list(dict.fromkeys(e["metadata"]["level"] for e in ds))
+            known = {lv: level_difficulty(record, lv, levels) for lv in levels}
+            self.levels += known.values()
             for i in range(len(ds)):
                 entry = ds[i]
-                hard, samples = difficulty(record, entry["metadata"]["level"], levels)
-                entry["metadata"].update(difficulty=round(hard, 6), rate_samples=samples)
-                keyed.append((hard, name, i, entry))
+                d = known.get(entry["metadata"]["level"]) or level_difficulty(
+                    record, entry["metadata"]["level"], levels)
+                entry["metadata"]["curriculum"] = curriculum_fields(d)
+                keyed.append((d.hardness, pos, i, entry))
         keyed.sort(key=lambda k: (k[0], k[1], k[2]))
         self._entries = [k[3] for k in keyed]
 
@@ -200,7 +195,8 @@ class CurriculumDataset(Sequence[dict[str, Any]]):
 
     def __getitem__(self, index: int) -> dict[str, Any]:  # type: ignore[override]
         entry = self._entries[index]
-        return {**entry, "metadata": dict(entry["metadata"])}
+        meta = entry["metadata"]
+        return {**entry, "metadata": {**meta, "curriculum": dict(meta["curriculum"])}}
 
     def score_answer(self, answer: Any, entry: Mapping[str, Any]) -> float:
         return self.datasets[entry["metadata"]["bootcamp"]].score_answer(answer, entry)

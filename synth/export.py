@@ -18,6 +18,13 @@ bootcamp, and a thread keeps to the bootcamp it serves while that bootcamp has w
 a server returns is validated (the case is the canonical JSON of an object, the prompt a bounded
 ``str``); a bootcamp that raises, hangs or returns something else stops the export with an
 :class:`ExportError` naming the bootcamp, the row and the exception. Nothing is written then.
+
+Formats: ``jsonl`` and ``parquet`` (``train.*`` and ``test.*``, verl's files), and ``hf``: a
+Hugging Face ``DatasetDict`` saved with ``save_to_disk`` in ``hf/`` (the same rows and columns,
+which TRL passes to :func:`synth.integrations.trl.bootcamp_reward_func`). With ``curriculum``
+the train rows are ordered from easy to hard by the library's per-level pass rates, every row
+says in ``extra_info["curriculum"]`` what its level's rate rests on, and ``curriculum.json``
+lists every level's estimate (:mod:`synth.curriculum`).
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from synth.curriculum import LevelDifficulty, curriculum_fields, level_difficulty
 from synth.library import Library
 from synth.sampling import DEFAULT_LEVEL, CaseSampler, Sample, SampleError
 from synth.sandbox import get_backend
@@ -55,7 +63,9 @@ class ExportConfig(BaseModel):
     test_per_bootcamp: int = Field(default=50, ge=0, le=1_000_000)
     level: str | None = None
     seed: int = 0
-    format: Literal["jsonl", "parquet"] = "jsonl"
+    format: Literal["jsonl", "parquet", "hf"] = "jsonl"
+    curriculum: bool = Field(default=False, description="order train rows easy to hard by the "
+                             "library's per-level pass rates (see synth.curriculum)")
     workers: int = Field(default=2, ge=1, le=256, description="concurrent method servers")
     bootcamps: list[str] | None = None
     chunk_size: int = Field(default=64, ge=1, le=100_000, description="specs per sample call")
@@ -85,6 +95,7 @@ class ExportSummary(BaseModel):
     workers: int
     backend: str = ""
     servers_started: int = 0
+    curriculum: list[LevelDifficulty] | None = None
 
 
 class ExportError(Exception):
@@ -366,6 +377,58 @@ def _write(rows: Iterable[dict[str, Any]], path: Path, fmt: str) -> None:
     tmp.replace(path)
 
 
+HF_DIR = "hf"
+
+
+def _write_hf(splits: dict[str, list[dict[str, Any]]], out: Path) -> Path:
+    """A Hugging Face ``DatasetDict`` (train, test) saved with ``save_to_disk`` to ``out/hf``:
+    the export's columns, which TRL hands the reward function as keyword arguments. Written
+    to a temporary folder and renamed, so a reader sees the old dataset or the new one."""
+    import shutil
+
+    try:
+        import datasets
+    except ImportError as exc:  # the [train] extra
+        raise ValueError("--format hf needs the datasets package: pip install "
+                         "'bootcamp-synth[train]' (or pip install datasets)") from exc
+    target = out / HF_DIR
+    tmp = out / f".{HF_DIR}.tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    dd = datasets.DatasetDict({split: datasets.Dataset.from_list(rows) if rows else
+                               datasets.Dataset.from_dict({}) for split, rows in splits.items()})
+    dd.save_to_disk(str(tmp))
+    old = out / f".{HF_DIR}.old"
+    shutil.rmtree(old, ignore_errors=True)
+    if target.exists():
+        target.replace(old)
+    tmp.replace(target)
+    shutil.rmtree(old, ignore_errors=True)
+    return target
+
+
+def _curriculum(lib: Library, camps: list[_Bootcamp], sources: dict[str, _Source],
+                level: str | None) -> tuple[list[LevelDifficulty], list[dict[str, Any]]]:
+    """Every exported level's estimate, and the train rows sorted by (hardness, bootcamp
+    position, index); each row of both splits gains ``extra_info["curriculum"]``."""
+    table: list[LevelDifficulty] = []
+    keyed: list[tuple[float, int, int, dict[str, Any]]] = []
+    for pos, camp in enumerate(camps):
+        record = lib.record(camp.name)
+        levels = [level] if level is not None else (sources[camp.name].levels or record.levels
+                                                    or [DEFAULT_LEVEL])
+        known = {lv: level_difficulty(record, lv, record.levels or levels) for lv in levels}
+        table += known.values()
+        for split in SPLITS:
+            for row in camp.out[split]:
+                info = row["extra_info"]
+                d = known.get(info["level"]) or level_difficulty(record, info["level"], levels)
+                info["curriculum"] = curriculum_fields(d)
+                if split == "train":
+                    keyed.append((d.hardness, pos, info["index"], row))
+    keyed.sort(key=lambda k: (k[0], k[1], k[2]))
+    return table, [k[3] for k in keyed]
+
+
 def _sources(lib: Library, names: list[str]) -> dict[str, _Source]:
     sources = {}
     for n in names:  # hash-checked against the manifest, never imported
@@ -417,20 +480,36 @@ def export(
                     camp.consume(servers)
     finally:
         servers.close()
+    splits = {split: [row for c in camps for row in c.out[split]] for split in ("train", "test")}
+    table = None
+    if cfg.curriculum:
+        table, splits["train"] = _curriculum(lib, camps, sources, cfg.level)
     cfg.out.mkdir(parents=True, exist_ok=True)
     files = []
-    for split in ("train", "test"):
-        path = cfg.out / f"{split}.{cfg.format}"
-        _write((row for c in camps for row in c.out[split]), path, cfg.format)
+    if cfg.format == "hf":
+        files.append(str(_write_hf(splits, cfg.out)))
+    else:
+        for split, rows in splits.items():
+            path = cfg.out / f"{split}.{cfg.format}"
+            _write(rows, path, cfg.format)
+            files.append(str(path))
+    if table is not None:
+        path = cfg.out / "curriculum.json"
+        doc = {"order": "train rows by (hardness, bootcamp, index); hardness = 1 - pass rate",
+               "levels": [d.model_dump(mode="json") | {"reliable": d.reliable} for d in table]}
+        tmp = path.with_name(".curriculum.json.tmp")
+        tmp.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+        tmp.replace(path)
         files.append(str(path))
     dups = sum(s.dup_within_split + s.dup_across_splits for s in stats.values())
     return ExportSummary(
         files=files,
-        rows={s: sum(len(c.out[s]) for c in camps) for s in ("train", "test")},
+        rows={s: len(rows) for s, rows in splits.items()},
         duplicates_dropped=dups,
         per_bootcamp=stats,
         elapsed_s=time.perf_counter() - t0,
         workers=cfg.workers,
         backend=getattr(backend, "name", str(cfg.sandbox)),
         servers_started=servers.started,
+        curriculum=table,
     )

@@ -11,6 +11,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from synth.curriculum import LevelDifficulty
+
 err = Console(stderr=True)
 
 
@@ -21,7 +23,11 @@ def export_command(
     test_per_bootcamp: Annotated[int, typer.Option(help="Test rows per bootcamp.")] = 50,
     level: Annotated[str | None, typer.Option(help="Only this level (default: cycle levels).")] = None,
     seed: Annotated[int, typer.Option(help="Export seed; same seed, same bytes.")] = 0,
-    fmt: Annotated[str, typer.Option("--format", help="jsonl | parquet")] = "jsonl",
+    fmt: Annotated[str, typer.Option(
+        "--format", help="jsonl | parquet (verl) | hf (a Hugging Face dataset, save_to_disk)")] = "jsonl",
+    curriculum: Annotated[bool, typer.Option(
+        "--curriculum", help="Order train rows easy to hard by the library's per-level pass "
+        "rates; writes curriculum.json with what each rate rests on.")] = False,
     workers: Annotated[
         int, typer.Option(help="Sandboxed method servers generating cases at once.")
     ] = min(4, os.cpu_count() or 1),
@@ -52,6 +58,7 @@ def export_command(
             workers=workers,
             bootcamps=bootcamp or None,
             sandbox=sandbox,  # type: ignore[arg-type]
+            curriculum=curriculum,
         )
     except ValidationError as exc:
         err.print(f"[bold red]error:[/] invalid option: {exc.errors()[0]['msg']} ({exc.errors()[0]['loc']})")
@@ -105,9 +112,32 @@ def export_command(
         f"with {summary.workers} sandboxed method server(s) at a time ({summary.backend} backend, "
         f"{summary.servers_started} started): {', '.join(summary.files)}"
     )
+    if summary.curriculum is not None:
+        _print_curriculum(summary.curriculum)
     short = {n: s.short_by for n, s in summary.per_bootcamp.items() if s.short_by}
     if short:
         err.print(
             "[yellow]warning:[/] too few distinct prompts for: "
             + ", ".join(f"{n} (short by {k})" for n, k in short.items())
         )
+
+
+def _print_curriculum(levels: list[LevelDifficulty]) -> None:
+    table = Table(title="curriculum: train rows easy to hard")
+    for col in ("bootcamp", "level", "hardness", "pass rate", "answers", "95% interval", "basis"):
+        table.add_column(col, justify="left" if col in ("bootcamp", "level", "basis") else "right")
+    for d in sorted(levels, key=lambda d: d.hardness):
+        answers = "?" if d.samples is None else str(d.samples)
+        if d.stopped_early:
+            answers += " (early stop)"
+        table.add_row(
+            d.bootcamp, d.level, f"{d.hardness:.3f}",
+            "-" if d.pass_rate is None else f"{d.pass_rate:.3f}",
+            answers if d.pass_rate is not None else "-",
+            "-" if d.interval is None else f"{d.interval[0]:.2f}-{d.interval[1]:.2f}",
+            d.basis,
+        )
+    err.print(table)
+    for d in levels:
+        if note := d.note():
+            err.print(f"[yellow]note:[/] {note}", soft_wrap=True, highlight=False)

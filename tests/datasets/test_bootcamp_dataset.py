@@ -88,28 +88,37 @@ def test_composite_mixes_by_weight_reproducibly():
 
 def test_curriculum_orders_easy_to_hard_by_measured_rates_else_by_levels():
     """The generated bootcamp has measured per-level pass rates (easy 1.0 or 0.5, harder 0.0);
-    the hand-written one has none, so its LEVELS order stands in. Items come easy to hard."""
-    from synth.datasets import CurriculumDataset, difficulty
+    the hand-written one has none, so its LEVELS order stands in. Items come easy to hard, and
+    each says what its level's rate rests on."""
+    from synth.curriculum import level_difficulty
+    from synth.datasets import CurriculumDataset
 
     generated = "codecontests_16_f_bulbs_without_long_glows"
     cur = CurriculumDataset([generated, "sudoku"], size_per_bootcamp=9, seed=4, backend="process")
     try:
-        hard = [cur[i]["metadata"]["difficulty"] for i in range(len(cur))]
+        hard = [cur[i]["metadata"]["curriculum"]["hardness"] for i in range(len(cur))]
         assert len(cur) == 18 and hard == sorted(hard)
         rec = Library().record(generated)
+        counts = getattr(rec, "level_samples", None) or {}
         for i in range(len(cur)):
             meta = cur[i]["metadata"]
+            c = meta["curriculum"]
             if meta["bootcamp"] == generated:
-                want = 1.0 - rec.level_pass_rates[meta["level"]]
-                assert meta["difficulty"] == pytest.approx(want) and meta["rate_samples"] == rec.samples
+                want = rec.level_pass_rates[meta["level"]]
+                assert c["pass_rate"] == want and c["hardness"] == pytest.approx(1 - want)
+                assert c["basis"] in ("measured", "calibrated")
+                assert c["rate_samples"] == counts.get(meta["level"])
             else:
-                assert meta["rate_samples"] == 0
+                assert c["basis"] == "levels_order" and c["pass_rate"] is None
+                assert c["rate_samples"] is None
         sudoku = [cur[i]["metadata"]["level"] for i in range(len(cur))
                   if cur[i]["metadata"]["bootcamp"] == "sudoku"]
         order = list(Library().load_bootcamp("sudoku").LEVELS)
         assert [order.index(lv) for lv in sudoku] == sorted(order.index(lv) for lv in sudoku)
+        assert {(d.bootcamp, d.level) for d in cur.levels} >= {("sudoku", lv) for lv in order}
         first = cur[0]
         assert cur.score_answer(first["answer"], first) == 1.0
     finally:
         cur.close()
-    assert difficulty(None, "hard", ["easy", "medium", "hard"]) == (2.5 / 3, 0)
+    d = level_difficulty(None, "hard", ["easy", "medium", "hard"])
+    assert (d.hardness, d.basis, d.samples) == (pytest.approx(2.5 / 3), "levels_order", None)
