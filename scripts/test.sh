@@ -4,7 +4,7 @@
 # (pytest's "no tests collected" included).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SYNTH_EXTRAS="${SYNTH_EXTRAS:-dev,local,train}" bash scripts/setup.sh
+SYNTH_EXTRAS="${SYNTH_EXTRAS:-dev,local,train,ray}" bash scripts/setup.sh
 if [ -f scripts/system_deps.sh ]; then bash scripts/system_deps.sh; fi
 echo "== ruff"; .venv/bin/ruff check .
 echo "== mypy"; .venv/bin/mypy

@@ -1,7 +1,7 @@
 """Light commands import no heavy library: `synth --help` and `synth library list` stay fast.
 
 Behaviour, not timing: each command runs in a fresh interpreter, which then reports whether
-openai, langgraph or pandas was imported. The timing is in bench/startup.py.
+openai, langgraph, pandas or ray was imported. The timing is in bench/startup.py.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-HEAVY = ("openai", "langgraph", "pandas")
+HEAVY = ("openai", "langgraph", "pandas", "ray")
 MARK = "LOADED "
 WRAPPER = f"""
 import json, sys
