@@ -34,7 +34,7 @@ from types import ModuleType
 from typing import Literal
 
 from filelock import FileLock
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, field_validator
 
 from synth import pyast
 from synth.bootcamp import BaseBootcamp
@@ -55,6 +55,34 @@ class LibraryError(Exception):
     """A library operation was refused; the message says why and what to do."""
 
 
+ENDPOINT_RE = re.compile(r"^[A-Za-z0-9._:\[\]-]{1,255}$")
+
+
+class Calibration(BaseModel):
+    """How a record's pass rates were measured by ``synth calibrate`` (all K answers, no early
+    stop). When a record carries one, its ``pass_rate``, ``samples``, ``level_pass_rates`` and
+    ``level_samples`` come from this measurement, not from the workflow's filter."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    solver_model: str
+    endpoint: str = Field(description="host[:port] of the solver's base URL, or an endpoint name "
+                          "(embedded, api.openai.com); never a path, a user or a key")
+    temperature: float | None = None
+    samples_requested: int = Field(ge=1)
+    samples_answered: int = Field(ge=0)
+    solver_failures: int = Field(default=0, ge=0)
+    seed: int
+    calibrated_at: str
+
+    @field_validator("endpoint")
+    @classmethod
+    def _check_endpoint(cls, v: str) -> str:
+        if not ENDPOINT_RE.match(v):
+            raise ValueError(f"endpoint {v[:80]!r} must be a host[:port] or a name, nothing more")
+        return v
+
+
 class BootcampRecord(BaseModel):
     """One manifest entry: everything needed to trust, load and trace a bootcamp."""
 
@@ -71,6 +99,17 @@ class BootcampRecord(BaseModel):
     pass_rate: float | None = Field(default=None, ge=0.0, le=1.0)
     samples: int | None = Field(default=None, ge=0, description="K: solver attempts behind pass_rate")
     level_pass_rates: dict[str, float] = Field(default_factory=dict)
+    level_samples: dict[str, NonNegativeInt] = Field(
+        default_factory=dict, description="answers behind each level's rate (one or two when "
+        "the filter stopped early: such a rate says little)"
+    )
+    stopped_early: bool | None = Field(
+        default=None, description="the filter stopped once its verdict was decided, so the rates "
+        "rest on fewer than K answers; False: every answer was scored; None: not recorded"
+    )
+    calibration: Calibration | None = Field(
+        default=None, description="set by `synth calibrate`: the measurement behind the rates"
+    )
     levels: list[str] = Field(default_factory=list)
     coder_model: str | None = None
     solver_model: str | None = None
@@ -415,6 +454,42 @@ class Library:
         while f"{slug}_{i}" in taken:
             i += 1
         return f"{slug}_{i}"
+
+    def set_calibration(
+        self,
+        name: str,
+        *,
+        code_sha256: str,
+        pass_rate: float,
+        samples: int,
+        level_pass_rates: dict[str, float],
+        level_samples: dict[str, int],
+        calibration: Calibration,
+    ) -> BootcampRecord:
+        """Replace a record's pass rates with a calibration's measurement (``stopped_early``
+        becomes False). Status, code and everything else stay as they are. Refused when the
+        module's hash is no longer ``code_sha256`` (the code measured), so a re-commit between
+        measuring and writing is never credited with the old code's rates."""
+        with self._locked():
+            manifest = self.read_manifest()
+            for i, rec in enumerate(manifest.bootcamps):
+                if rec.name != name:
+                    continue
+                if rec.code_sha256 != code_sha256:
+                    raise LibraryError(
+                        f"bootcamp {name!r} was re-committed while it was being measured; "
+                        "run `synth calibrate` again to measure the new code"
+                    )
+                data = rec.model_dump()
+                data.update(pass_rate=pass_rate, samples=samples,
+                            level_pass_rates=dict(level_pass_rates),
+                            level_samples=dict(level_samples), stopped_early=False,
+                            calibration=calibration.model_dump())
+                manifest.bootcamps[i] = BootcampRecord.model_validate(data)
+                self._write_manifest(manifest)
+                self._modules.pop(name, None)
+                return manifest.bootcamps[i]
+        raise LibraryError(f"no bootcamp named {name!r} in {self.root}")
 
     def set_status(self, name: str, status: Status, reason: str | None = None) -> BootcampRecord:
         """Change a record's review status (the module stays on disk)."""

@@ -467,6 +467,12 @@ def _checker_fields(state: TaskState, task: TaskDescription, name: str,
             "differential": summary}
 
 
+def _level_samples(filt: dict[str, Any]) -> dict[str, int]:
+    """Answers behind each level's rate, in the rates' (LEVELS) order."""
+    counts = filt.get("level_counts") or {}
+    return {lvl: int(counts[lvl]) for lvl in filt.get("level_pass_rates") or {} if lvl in counts}
+
+
 def _write_library_file(path: Path, text: str) -> None:
     """Atomic write (temp file + rename), idempotent when a replayed commit writes it again."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -508,6 +514,7 @@ async def commit(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command
                 reference_code=ref.code if ref else None, replace=replace_name is not None,
                 pass_rate=filt.get("pass_rate"), samples=filt.get("answered"),
                 level_pass_rates=filt.get("level_pass_rates", {}),
+                level_samples=_level_samples(filt), stopped_early=filt.get("stopped_early"),
                 levels=list(filt.get("level_pass_rates", {})),
                 coder_model=cfg.coder.model, solver_model=cfg.solver.model,
                 prompt_version=best.get("prompt_version"), run_id=ctx.run.run_id,

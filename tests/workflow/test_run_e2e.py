@@ -23,7 +23,7 @@ from e2e import (
 )
 
 from synth.library import Library
-from synth.runs import read_events
+from synth.runs import read_events, task_slug
 
 SCRIPTED = ["accept-a", "revise-b", "broken-c", "easy-d", "hard-e"]
 EXPECTED = {
@@ -62,6 +62,11 @@ def test_scripted_run_accepts_and_rejects_as_scripted(tmp_path: Path, fake: Fake
         assert set(rec.level_pass_rates) == {"easy", "medium", "hard"}
         assert rec.level_pass_rates["easy"] == 1.0 and rec.level_pass_rates["hard"] == 0.0
         assert rec.prompt_version and rec.content_hash
+        # what the rates rest on: the filter's answers per level, and whether it stopped early
+        filt = json.loads((run_dir / "filter" / f"{task_slug(rec.task_id)}.json").read_text())
+        assert rec.level_samples == filt["level_counts"] and list(rec.level_samples) == list(rec.level_pass_rates)
+        assert sum(rec.level_samples.values()) == rec.samples == filt["answered"]
+        assert rec.stopped_early is filt["stopped_early"] and rec.calibration is None
     # the revised task needed a second round: its first candidates failed the static check
     cands = sorted(p.name for p in (run_dir / "candidates" / "local_revise-b").iterdir())
     assert "round_0_0.py" in cands and "round_1_0.py" in cands and "round_0_0.check.json" in cands
