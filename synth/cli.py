@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 
 from synth.commands import audit as audit_cmd
+from synth.commands import calibrate as calibrate_cmd
 from synth.commands import check as check_cmd
 from synth.commands import export as export_cmd
 from synth.commands import library as library_cmd
@@ -43,6 +44,11 @@ app.add_typer(library_cmd.app, name="library", help="List, show and add bootcamp
 app.command("export", help="Write seeded, split-disjoint training data (verl rows).")(
     export_cmd.export_command
 )
+app.command(
+    "calibrate",
+    help="Measure a bootcamp's per-level pass rates against a solver (all K answers, 95% Wilson "
+    "intervals) and record them in the library.",
+)(calibrate_cmd.calibrate_command)
 
 
 def main() -> None:

@@ -12,7 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 
 if TYPE_CHECKING:  # synth.library (pydantic, filelock) is imported by the commands that use it
-    from synth.library import Library
+    from synth.library import BootcampRecord, Library
 
 app = typer.Typer(no_args_is_help=True)
 out = Console()
@@ -108,7 +108,7 @@ def show_command(
     meta = Table.grid(padding=(0, 2))
     for key, value in rec.model_dump().items():
         if value not in (None, {}, []):
-            meta.add_row(Text(key, style="bold"), Text(str(value)))
+            meta.add_row(Text(key, style="bold"), Text(_shown(key, value, rec)))
     out.print(Panel(meta, title=Text(f"{rec.name} ({rec.class_name})")))
     out.print(Syntax(code, "python", line_numbers=True, word_wrap=True))
     try:
@@ -126,6 +126,26 @@ def show_command(
     out.print(Panel(Text(case), title=f"case (level={lvl}, seed={seed})"))
     out.print(Panel(Text(sample.prompt), title="prompt"))
     out.print(Panel(Text(sample.answer or ""), title="reference answer"))
+
+
+def _shown(key: str, value: object, rec: BootcampRecord) -> str:
+    """A record field as `library show` prints it: each level's rate with the answers it rests
+    on and its 95% Wilson interval; the calibration as key=value."""
+    from synth.calibrate import wilson_interval
+
+    if key == "level_pass_rates" and isinstance(value, dict):
+        parts = []
+        for lvl, rate in value.items():
+            n = rec.level_samples.get(lvl)
+            if n is None:
+                parts.append(f"{lvl} {rate:.3f} (answers unknown)")
+                continue
+            lo, hi = wilson_interval(rate * n, n)
+            parts.append(f"{lvl} {rate:.3f} ({n} answer{'s' if n != 1 else ''}, 95% [{lo:.2f}, {hi:.2f}])")
+        return "; ".join(parts)
+    if key == "calibration" and isinstance(value, dict):
+        return ", ".join(f"{k}={v}" for k, v in value.items() if v is not None)
+    return str(value)
 
 
 @app.command("add")
