@@ -15,34 +15,17 @@ carries a :class:`Finding` with its evidence and must not be written.
 
 from __future__ import annotations
 
-import math
 from typing import Literal
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from filters.self_consistency import FilterConfig, FilterResult, Solve, run_filter
+from synth.curriculum import wilson_interval
 from synth.library import BootcampRecord, Calibration, Library, utc_now
 from synth.sandbox.base import Backend
 
-#: z of a two-sided 95% interval
-Z95 = 1.959963984540054
 FindingKind = Literal["verifier_error", "sample_error", "solver_error", "sandbox_error"]
-
-
-def wilson_interval(passed: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of ``passed`` successes in ``n`` trials ((0, 1) when n is 0).
-    A fractional ``passed`` (partial scores) is used as it is: an approximation."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = min(max(passed / n, 0.0), 1.0)
-    z2 = z * z
-    denom = 1.0 + z2 / n
-    centre = (p + z2 / (2 * n)) / denom
-    half = z * math.sqrt(p * (1.0 - p) / n + z2 / (4 * n * n)) / denom
-    lo = 0.0 if p == 0.0 else max(0.0, centre - half)  # exact at the ends (no 0.9999999...)
-    hi = 1.0 if p == 1.0 else min(1.0, centre + half)
-    return lo, hi
 
 
 def endpoint_name(base_url: str | None) -> str:

@@ -31,15 +31,23 @@ RELIABLE_SAMPLES = 16
 the order it gives is flagged as resting on little (``reliable`` False)."""
 
 
-def wilson(rate: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a pass rate measured on ``n`` answers (``(0, 1)`` for 0)."""
+#: z of a two-sided 95% interval
+Z95 = 1.959963984540054
+
+
+def wilson_interval(passed: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of ``passed`` successes in ``n`` trials ((0, 1) when n is 0).
+    A fractional ``passed`` (partial scores) is used as it is: an approximation."""
     if n <= 0:
         return 0.0, 1.0
-    p = min(1.0, max(0.0, rate))
-    denom = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    p = min(max(passed / n, 0.0), 1.0)
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1.0 - p) / n + z2 / (4 * n * n)) / denom
+    lo = 0.0 if p == 0.0 else max(0.0, centre - half)  # exact at the ends (no 0.9999999...)
+    hi = 1.0 if p == 1.0 else min(1.0, centre + half)
+    return lo, hi
 
 
 class LevelDifficulty(BaseModel):
@@ -75,6 +83,10 @@ class LevelDifficulty(BaseModel):
                 f"{early}; run `synth calibrate {self.bootcamp} --samples 64`")
 
 
+def _rounded(iv: tuple[float, float]) -> tuple[float, float]:
+    return round(iv[0], 4), round(iv[1], 4)
+
+
 def level_difficulty(record: Any, level: str, levels: Sequence[str]) -> LevelDifficulty:
     """The :class:`LevelDifficulty` of ``level`` of a library record (``None``: no record)."""
     name = str(getattr(record, "name", "") or "")
@@ -90,7 +102,7 @@ def level_difficulty(record: Any, level: str, levels: Sequence[str]) -> LevelDif
             hardness=round(1.0 - rate, 6), pass_rate=rate, samples=n,
             total_samples=int(total) if total is not None else None,
             stopped_early=getattr(record, "stopped_early", None),
-            interval=tuple(round(x, 4) for x in wilson(rate, n)) if n else None,  # type: ignore[arg-type]
+            interval=_rounded(wilson_interval(rate * n, n)) if n else None,
         )
     names = list(levels)
     pos = names.index(level) if level in names else 0

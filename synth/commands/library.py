@@ -131,7 +131,7 @@ def show_command(
 def _shown(key: str, value: object, rec: BootcampRecord) -> str:
     """A record field as `library show` prints it: each level's rate with the answers it rests
     on and its 95% Wilson interval; the calibration as key=value."""
-    from synth.calibrate import wilson_interval
+    from synth.curriculum import wilson_interval
 
     if key == "level_pass_rates" and isinstance(value, dict):
         parts = []
