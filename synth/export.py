@@ -394,9 +394,15 @@ def _write_hf(splits: dict[str, list[dict[str, Any]]], out: Path) -> Path:
     target = out / HF_DIR
     tmp = out / f".{HF_DIR}.tmp"
     shutil.rmtree(tmp, ignore_errors=True)
-    dd = datasets.DatasetDict({split: datasets.Dataset.from_list(rows) if rows else
-                               datasets.Dataset.from_dict({}) for split, rows in splits.items()})
-    dd.save_to_disk(str(tmp))
+    full = {split: datasets.Dataset.from_list(rows) for split, rows in splits.items() if rows}
+    if not full:
+        raise ValueError("--format hf: every split is empty; nothing to write")
+    features = next(iter(full.values())).features
+    # an empty split gets the other's columns and one shard (datasets cannot read back a
+    # split saved with none)
+    dd = datasets.DatasetDict({split: full.get(split) or datasets.Dataset.from_dict(
+        {k: [] for k in features}, features=features) for split in splits})
+    dd.save_to_disk(str(tmp), num_shards={split: 1 for split in splits if not splits[split]} or None)
     old = out / f".{HF_DIR}.old"
     shutil.rmtree(old, ignore_errors=True)
     if target.exists():

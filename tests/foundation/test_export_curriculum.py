@@ -131,6 +131,14 @@ def test_hf_format_is_a_datasetdict_with_the_exported_rows(tmp_path: Path):
     export(ExportConfig(out=tmp_path / "h", format="hf", **{**kw, "per_bootcamp": 3}))
     assert len(datasets.load_from_disk(str(tmp_path / "h" / "hf"))["train"]) == 6
     assert sorted(p.name for p in (tmp_path / "h").iterdir()) == ["hf"]
+    # an empty split reads back empty, with the same columns
+    export(ExportConfig(out=tmp_path / "e", format="hf", **{**kw, "test_per_bootcamp": 0}))
+    dd = datasets.load_from_disk(str(tmp_path / "e" / "hf"))
+    assert (len(dd["train"]), len(dd["test"])) == (24, 0)
+    assert dd["test"].column_names == dd["train"].column_names
+    with pytest.raises(ValueError, match="every split is empty"):
+        export(ExportConfig(out=tmp_path / "z", format="hf",
+                            **{**kw, "per_bootcamp": 0, "test_per_bootcamp": 0}))
 
 
 def test_cli_curriculum_prints_the_table_and_what_to_calibrate(tmp_path: Path):
