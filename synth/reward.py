@@ -1,10 +1,14 @@
 """RL reward functions over the library, with verl's custom-reward signature.
 
-In a verl config::
+In a verl 0.9.1 config (the whole recipe: ``docs/recipes/verl_reward.yaml``)::
 
-    custom_reward_function:
-      path: <site-packages>/synth/reward.py
-      name: compute_score
+    reward:
+      custom_reward_function:
+        path: pkg://synth.reward   # or this file's path
+        name: compute_score
+
+(verl 0.9.1's trainer reads ``reward.custom_reward_function``; a top-level
+``custom_reward_function``, where older verl versions read it, is ignored.)
 
 ``data_source`` is ``"bootcamp/<name>"`` and ``ground_truth`` the JSON identity written by
 ``synth export``.
