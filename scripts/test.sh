@@ -4,7 +4,10 @@
 # (pytest's "no tests collected" included).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-SYNTH_EXTRAS="${SYNTH_EXTRAS:-dev,local,train,ray}" bash scripts/setup.sh
+export SYNTH_EXTRAS="${SYNTH_EXTRAS:-dev,local,train,ray}"
+# the extras installed here are required: a test that needs one fails instead of skipping
+export SYNTH_REQUIRE_EXTRAS="$SYNTH_EXTRAS"
+bash scripts/setup.sh
 if [ -f scripts/system_deps.sh ]; then bash scripts/system_deps.sh; fi
 echo "== ruff"; .venv/bin/ruff check .
 echo "== mypy"; .venv/bin/mypy

@@ -287,3 +287,14 @@ def ensure_browser(repo: Path) -> None:
                    f"{(res.stdout + res.stderr)[-1500:]}")
         warnings.warn(message, stacklevel=2)
         pytest.skip(message)
+
+
+def missing_extra(extra: str, message: str) -> None:
+    """A test's optional dependency (the ``extra``) is missing: skip with ``message``, or fail
+    when the run requires that extra (``SYNTH_REQUIRE_EXTRAS``, set by scripts/test.sh for the
+    extras it installs), so that CI cannot pass by skipping."""
+    required = {x.strip() for x in os.environ.get("SYNTH_REQUIRE_EXTRAS", "").split(",")}
+    if extra in required:
+        pytest.fail(f"{message} (the [{extra}] extra is required in this run)", pytrace=False)
+    print(message, file=sys.stderr)
+    pytest.skip(message, allow_module_level=True)

@@ -36,7 +36,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from helpers import assert_no_leftovers, pids_with
+from helpers import assert_no_leftovers, missing_extra, pids_with
 
 from synth import reward
 from synth.export import ExportConfig, export
@@ -59,7 +59,7 @@ def verl() -> Any:
         message = (f"VERL TEST SKIPPED: verl does not import ({exc}); install it with the train "
                    "extra: SYNTH_EXTRAS=dev,local,train bash scripts/setup.sh")
         warnings.warn(message, stacklevel=2)
-        pytest.skip(message)
+        missing_extra("train", message)
     assert verl.__version__ == VERL_VERSION, (
         f"verl {verl.__version__} is installed; this test reads verl {VERL_VERSION}'s dataset, "
         "agent-loop and reward-loop code (scripts/setup.sh pins it)")
