@@ -12,7 +12,12 @@ import pytest
 
 # ray.actor, not ray: without the extra, `import ray` would find this folder (tests/ is on
 # sys.path) as a namespace package
-pytest.importorskip("ray.actor", reason="the Ray tests need the ray extra: pip install -e '.[ray]'")
+try:
+    import ray.actor  # noqa: F401
+except ImportError:
+    from helpers import missing_extra
+
+    missing_extra("ray", "the Ray tests need the ray extra: pip install -e '.[ray]'")
 
 # pytest puts this folder on sys.path (it is no package)
 from cluster import LocalRayCluster, summary
