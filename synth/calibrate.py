@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from filters.self_consistency import FilterConfig, FilterResult, Solve, run_filter
+from filters.self_consistency import FilterConfig, FilterResult, SampleRecord, Solve, run_filter
 from synth.curriculum import wilson_interval
 from synth.library import BootcampRecord, Calibration, Library, utc_now
 from synth.sandbox.base import Backend
@@ -86,6 +86,9 @@ class CalibrationResult(BaseModel):
     levels: list[LevelMeasure] = Field(default_factory=list)
     finding: Finding | None = None
     calibration: Calibration
+    answers: list[SampleRecord] = Field(default_factory=list, exclude=True, description=
+                                        "every answer: level, seed, prompt head, response, score "
+                                        "(the evidence; `synth calibrate --answers-out`)")
 
     @property
     def ok(self) -> bool:
@@ -132,7 +135,7 @@ def summarise(res: FilterResult, calibration: Calibration, band: tuple[float, fl
         verdict=res.verdict, reason=res.reason, band=band, requested=res.requested,
         answered=res.answered, solver_failures=failures, pass_rate=res.pass_rate,
         low=lo_all, high=hi_all, levels=levels, finding=_finding(res, failures),
-        calibration=calibration,
+        calibration=calibration, answers=sorted(res.samples, key=lambda r: r.index),
     )
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -57,6 +58,9 @@ def calibrate_command(
     temperature: Annotated[float | None, typer.Option(help="Solver sampling temperature (default: as `synth run`).")] = None,
     request_timeout: Annotated[float, typer.Option(help="Seconds before a solver call is retried.")] = 180.0,
     llm_concurrency: Annotated[int, typer.Option(help="Solver calls in flight at once.")] = 16,
+    answers_out: Annotated[Path | None, typer.Option(
+        "--answers-out", help="Write every answer (level, seed, prompt head, response, score) "
+        "to this JSONL file: the evidence behind the rates.")] = None,
 ) -> None:
     """Measure a bootcamp's per-level pass rates (all K answers) and record them."""
     import asyncio
@@ -122,6 +126,9 @@ def calibrate_command(
         if server is not None:
             server.stop()
         close_backends()
+    if answers_out is not None:
+        answers_out.write_text("".join(a.model_dump_json() + "\n" for a in result.answers),
+                               encoding="utf-8")
     written = False
     if result.finding is None and not dry_run:
         try:

@@ -122,11 +122,22 @@ def test_per_level_rates_are_what_the_scripted_answers_imply(lib: Path, name: st
     assert expected["easy"] == 1.0 and expected["hard"] == 0.0 and 0.0 < expected["medium"] < 1.0
     before = manifest(lib)
     module = (lib / before[name]["module_path"]).read_bytes()
+    evidence = lib.parent / f"{name}.answers.jsonl"
     with Solver(responses) as solver:
-        res = calibrate(lib, name, solver.base_url, "--json")
+        res = calibrate(lib, name, solver.base_url, "--json", "--answers-out", str(evidence))
         asked = [r.last_user for r in solver.server.history]
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
+    # the evidence: every answer with its level and score, the scores the rates are made of
+    answers = [json.loads(line) for line in evidence.read_text().splitlines()]
+    assert [a["index"] for a in answers] == list(range(K))
+    assert set(answers[0]) >= {"level", "seed", "prompt_head", "response", "score"}
+    assert all(a["response"] in responses.values() for a in answers)
+    by_level: dict[str, list[float]] = {}
+    for a in answers:
+        by_level.setdefault(a["level"], []).append(a["score"])
+    assert {lvl: sorted(v) for lvl, v in by_level.items()} == {lvl: sorted(v) for lvl, v in scores.items()}
+    assert "answers" not in out
     # every one of the K prompts was asked once and scored: no early stop, no retry
     assert out["answered"] == out["requested"] == K and out["solver_failures"] == 0
     assert len(asked) == K and sorted(asked) == sorted(s.prompt for s in draw(lib, name))
