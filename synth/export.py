@@ -71,6 +71,11 @@ class ExportConfig(BaseModel):
     chunk_size: int = Field(default=64, ge=1, le=100_000, description="specs per sample call")
     sandbox: Literal["auto", "process", "bwrap", "docker"] = "auto"
     call_limit_s: float = Field(default=10.0, gt=0, le=600, description="per bootcamp call")
+    executor: Literal["local", "ray"] = Field(default="local", description="local: method "
+                                              "servers in this process tree; ray: Ray tasks on "
+                                              "a cluster, parquet shards (synth.export_ray)")
+    ray_address: str | None = Field(default=None, description="the Ray cluster (default: the "
+                                    "connected one, else RAY_ADDRESS, else a new local one)")
 
 
 class BootcampExportStats(BaseModel):
@@ -453,6 +458,10 @@ def export(
     :class:`~synth.library.LibraryError` and :class:`~synth.sandbox.SandboxUnavailableError`;
     nothing is written then.
     """
+    if cfg.executor == "ray":
+        from synth.export_ray import export_ray  # Ray, the optional extra, only on this path
+
+        return export_ray(cfg, progress)
     t0 = time.perf_counter()
     lib = Library(cfg.library) if cfg.library is not None else Library()
     names = cfg.bootcamps or lib.list_bootcamps()

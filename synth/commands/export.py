@@ -37,12 +37,19 @@ def export_command(
     sandbox: Annotated[
         str, typer.Option("--sandbox", help="Backend that runs the bootcamps: auto | process | bwrap | docker.")
     ] = "auto",
+    executor: Annotated[str, typer.Option(
+        "--executor", help="local | ray: Ray tasks on a cluster, Ray Data writes parquet shards "
+        "in train/ and test/ (with --format parquet; the ray extra).")] = "local",
+    ray_address: Annotated[str | None, typer.Option(
+        "--ray-address", help="The Ray cluster for --executor ray (default: RAY_ADDRESS, "
+        "else a new local Ray).")] = None,
 ) -> None:
     from pydantic import ValidationError
     from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from synth.export import ExportConfig, ExportError, export
+    from synth.export_ray import RayExportSummary, RayUnavailableError
     from synth.library import LibraryError
     from synth.sandbox import SandboxUnavailableError
 
@@ -59,6 +66,8 @@ def export_command(
             bootcamps=bootcamp or None,
             sandbox=sandbox,  # type: ignore[arg-type]
             curriculum=curriculum,
+            executor=executor,  # type: ignore[arg-type]
+            ray_address=ray_address,
         )
     except ValidationError as exc:
         err.print(f"[bold red]error:[/] invalid option: {exc.errors()[0]['msg']} ({exc.errors()[0]['loc']})")
@@ -88,7 +97,7 @@ def export_command(
         except SandboxUnavailableError as exc:
             err.print(f"[bold red]error:[/] {exc}", soft_wrap=True)
             raise typer.Exit(2) from exc
-        except (LibraryError, KeyError, ValueError) as exc:
+        except (LibraryError, KeyError, ValueError, RayUnavailableError) as exc:
             err.print(f"[bold red]error:[/] {exc}", soft_wrap=True)
             raise typer.Exit(2) from exc
 
@@ -112,6 +121,11 @@ def export_command(
         f"with {summary.workers} sandboxed method server(s) at a time ({summary.backend} backend, "
         f"{summary.servers_started} started): {', '.join(summary.files)}"
     )
+    if isinstance(summary, RayExportSummary):
+        err.print(f"on Ray at {summary.address}: {summary.tasks} generation tasks on "
+                  f"{len(summary.task_nodes)} node(s); shards: " + ", ".join(
+                      f"{split} {len(names)}" for split, names in summary.shards.items()),
+                  highlight=False)
     if summary.curriculum is not None:
         _print_curriculum(summary.curriculum)
     short = {n: s.short_by for n, s in summary.per_bootcamp.items() if s.short_by}
