@@ -2,11 +2,17 @@
 
     .venv/bin/python bench/export.py [--per-bootcamp N] [--test-per-bootcamp M] [--library DIR]
                                      [--sandbox auto|process|bwrap|docker] [--repeat R]
+                                     [--executor ray [--ray-address ADDR]]
 
 Both settings export the same library with the same seed from this one process, so the ratio is
 measured on the same machine at the same moment; the train and test files of every run are
 checked to be byte-identical. The cases are generated in sandboxed method servers (the CLI
 process imports no bootcamp); ``--workers`` is the number of servers running at once.
+
+``--executor ray`` instead sets the local parquet export (2 servers) beside ``--executor ray``
+on a cluster: the one at ``--ray-address``, else a two-node loopback cluster of one CPU per node
+started here (tests/ray/cluster.py), the same two CPUs as the local run. The Ray shards, sorted
+by ``row_id``, are checked to be the local file's rows; the first (cold) Ray run is shown apart.
 """
 
 from __future__ import annotations
@@ -26,7 +32,12 @@ def main() -> None:
     ap.add_argument("--library", type=Path, default=None)
     ap.add_argument("--sandbox", default="auto", choices=["auto", "process", "bwrap", "docker"])
     ap.add_argument("--repeat", type=int, default=2, help="runs per setting; best is reported")
+    ap.add_argument("--executor", default="local", choices=["local", "ray"])
+    ap.add_argument("--ray-address", default=None)
     args = ap.parse_args()
+    if args.executor == "ray":
+        ray_main(args)
+        return
     results: dict[int, float] = {}
     servers: dict[int, int] = {}
     digests: set[str] = set()
@@ -63,6 +74,57 @@ def main() -> None:
     print(f"speed-up 2 vs 1 server: {results[2] / results[1]:.2f}x")
     print(f"identical output in all {2 * args.repeat} runs: {len(digests) == 1} "
           f"(sha256 of train+test: {sorted(digests)[0][:16]})")
+
+
+def ray_main(args: argparse.Namespace) -> None:
+    import sys
+
+    import pyarrow.parquet as pq
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "ray"))
+    from cluster import LocalRayCluster
+
+    from synth.export_ray import ROW_ID, RayExportSummary
+
+    cluster = None
+    if args.ray_address is None:
+        cluster = LocalRayCluster(num_cpus=1).start()
+        cluster.connect()
+    times: dict[str, list[float]] = {"local": [], "ray": []}
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            for r in range(args.repeat):
+                for executor in ("local", "ray"):
+                    out = Path(tmp) / f"{executor}_{r}"
+                    summary = export(ExportConfig(
+                        out=out, library=args.library, per_bootcamp=args.per_bootcamp,
+                        test_per_bootcamp=args.test_per_bootcamp, workers=2, seed=1,
+                        format="parquet", sandbox=args.sandbox, executor=executor,
+                        ray_address=args.ray_address))
+                    times[executor].append(summary.elapsed_s)
+                    rows = summary.rows["train"] + summary.rows["test"]
+                    if isinstance(summary, RayExportSummary):
+                        nodes, tasks, shards = len(summary.task_nodes), summary.tasks, summary.shards
+                        for split in ("train", "test"):
+                            got = sorted(pq.read_table(out / split).to_pylist(), key=lambda x: x[ROW_ID])
+                            for row in got:
+                                del row[ROW_ID]
+                            want = pq.read_table(Path(tmp) / f"local_{r}" / f"{split}.parquet")
+                            assert got == want.to_pylist(), f"run {r}: {split} rows differ"
+    finally:
+        if cluster is not None:
+            cluster.stop()
+    print(f"rows per run: {rows} ({len(summary.per_bootcamp)} bootcamps), generated "
+          f"{sum(s.generated for s in summary.per_bootcamp.values())}, backend: {summary.backend}")
+    print(f"ray: {tasks} generation tasks on {nodes} node(s), shards "
+          f"{ {k: len(v) for k, v in shards.items()} }")
+    print(f"{'executor':>9} {'best s':>8} {'rows/s':>8}  all runs (s)")
+    for executor, ts in times.items():
+        print(f"{executor:>9} {min(ts):>8.2f} {rows / min(ts):>8.0f}  "
+              + " ".join(f"{t:.2f}" for t in ts))
+    print(f"ray / local (best): {min(times['ray']) / min(times['local']):.2f}x; "
+          f"first ray run (cold workers) {times['ray'][0]:.2f}s")
+    print(f"ray rows == local rows (sorted by {ROW_ID}) in all {args.repeat} runs: True")
 
 
 if __name__ == "__main__":
