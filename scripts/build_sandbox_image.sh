@@ -2,7 +2,8 @@
 # Build the docker backend's image, bootcamp-synth-sandbox:<tag>, without any docker registry.
 #
 # A Debian bookworm rootfs is made with `debootstrap --variant=minbase` (python3 and its standard
-# library, nothing else) from the Debian mirror apt is already configured with, stripped of docs
+# library, and gnugo, the GTP engine that bootcamps may declare -- synth/engines.py -- nothing
+# else) from the Debian mirror apt is already configured with, stripped of docs
 # and caches, then imported with `docker import`. The tag is the first 12 hex digits of this
 # script's sha256, so editing the script yields a new image; synth/sandbox/docker.py computes
 # the same tag. Idempotent: exits at once when the tag exists (use --force to rebuild).
@@ -76,7 +77,7 @@ trap cleanup EXIT
 
 start=$(date +%s)
 echo "build_sandbox_image: debootstrap $SUITE from $MIRROR (log $WORK/debootstrap.log)"
-debootstrap --variant=minbase --include=python3 --exclude=e2fsprogs \
+debootstrap --variant=minbase --include=python3,gnugo --exclude=e2fsprogs \
     "$SUITE" "$ROOTFS" "$MIRROR" >"$WORK/debootstrap.log" 2>&1 \
     || { tail -n 20 "$WORK/debootstrap.log" >&2; fail "debootstrap failed"; }
 
@@ -84,6 +85,9 @@ debootstrap --variant=minbase --include=python3 --exclude=e2fsprogs \
 STDLIB_CHECK='import json, re, random, math, fractions, itertools, collections, hashlib, decimal'
 chroot "$ROOTFS" /usr/bin/python3 -s -S -B -c "$STDLIB_CHECK, ctypes, sqlite3, zlib, resource" \
     || fail "python3 in the rootfs cannot import its standard library"
+# The declared engines must answer GTP (synth/engines.py starts them by these paths).
+printf 'version\nquit\n' | chroot "$ROOTFS" /usr/games/gnugo --mode gtp --quiet | grep -q '^= 3\.' \
+    || fail "gnugo in the rootfs does not answer GTP"
 # Precompile everything (the image is read-only, so pycs cannot be written later).
 chroot "$ROOTFS" /usr/bin/python3 -m compileall -q -j 0 /usr/lib/python3.11 >/dev/null 2>&1 || true
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install and start the system pieces the tests need (idempotent): bubblewrap for the bwrap
-# sandbox, a Docker engine with no bridge network plus the project's offline-built sandbox image,
+# sandbox, gnugo (the GTP engine the Go bootcamps declare: synth/engines.py), a Docker engine with no bridge network plus the project's offline-built sandbox image,
 # and Chromium for the review page's browser test. Needs root (or passwordless sudo).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,6 +8,7 @@ as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo -n "$@"; fi; }
 need=()
 command -v bwrap >/dev/null || need+=(bubblewrap)
 command -v debootstrap >/dev/null || need+=(debootstrap)
+[ -x /usr/games/gnugo ] || need+=(gnugo)
 if [ "${#need[@]}" -gt 0 ]; then
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null

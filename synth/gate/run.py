@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Literal
 
 from synth import pyast
+from synth.gate import engines
 from synth.gate.report import CHECK_NAMES, CheckConfig, CheckReport, CheckResult, CheckStatus
 from synth.gate.suite import NO_REFERENCE, Suite
 from synth.sandbox import get_backend
@@ -93,7 +94,7 @@ def run_checks(
 
     ``example_inputs``: the task's example inputs (standard input texts), with ``reference``: the
     oracle check also compares the shape of ``render_stdin`` with them."""
-    cfg = config or CheckConfig()
+    cfg = engines.budgets(config or CheckConfig(), source)  # engine time, where declared
     start = time.perf_counter()
     mode, relative = detect_mode(source)
     sha = hashlib.sha256(source.encode("utf-8")).hexdigest()

@@ -23,7 +23,7 @@ import threading
 import time
 from typing import Any
 
-from synth.gate import severity
+from synth.gate import engines, severity
 from synth.gate.calls import Candidate, Failure
 from synth.gate.report import CHECK_NAMES
 from synth.sandbox.base import Backend, Limits
@@ -355,7 +355,12 @@ class Suite:
         missing = [m for m in needed if m not in defined]
         if missing:
             return result("failed", f"{name} does not implement {', '.join(missing)}")
-        return result("passed", f"imported {name}")
+        no_engine = engines.load_problem(self.source, self.info)
+        if no_engine is not None:
+            return no_engine
+        versions = engines.engine_versions(self.info)
+        return result("passed", f"imported {name}" + (f" (engines: {versions})" if versions else ""),
+                      engines=versions or None)
 
     def presets(self) -> list[tuple[str, dict[str, Any]]]:
         levels = self.info.get("levels") if not self.intern else None

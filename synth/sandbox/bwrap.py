@@ -20,7 +20,9 @@ user namespace; no setuid bwrap needed):
   directory are bound as *one* root-owned directory ``/run/synth-sbx/lib-<key>`` holding hard
   links to exactly those files (one mount instead of ~30: a bind mount per file cost ~10 ms per
   job start here); without root they are bound one by one. No ``/etc``, ``/home``, ``/root``,
-  ``/work``, no rest of ``/usr``, no shell or other programs;
+  ``/work``, no rest of ``/usr``, no shell or other programs -- but the programs of the engines
+  the job's bootcamp declares (``ENGINES``, :func:`synth.engines.job_programs`: GNU Go's
+  ``/usr/games/gnugo``), bound read-only at their real paths with the libraries they load;
 * the root (bwrap's tmpfs) is remounted read-only at the end; ``/dev`` is bwrap's minimal
   device set (null, zero, full, random, urandom, tty, pts) remounted read-only, with a private,
   size-capped tmpfs at ``/dev/shm`` (``scratch_bytes(limits)``);
@@ -52,6 +54,7 @@ import tempfile
 from functools import lru_cache
 from pathlib import PurePosixPath
 
+from synth.engines import job_programs
 from synth.sandbox.base import PYTHON_FLAGS, Limits, SandboxJob
 from synth.sandbox.identity import work_base
 from synth.sandbox.process import (
@@ -138,13 +141,17 @@ def _extensions(dirs: tuple[str, ...], limit: int = 5000) -> list[str]:
 
 
 @lru_cache(maxsize=8)
-def python_binds(python: str, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
+def python_binds(python: str, extra: tuple[str, ...] = (),
+                 programs: tuple[str, ...] = ()) -> tuple[str, ...]:
     """bwrap arguments that make ``python`` runnable with its standard library and nothing
     else (see the module docstring). Without ``ldd``: the :func:`_root_binds` fallback.
 
     ``extra``: import directories of the job (:attr:`SandboxJob.python_path`, bound by the
     caller): the shared libraries their extension modules load (numpy's ``libstdc++``, ...)
-    join the interpreter's, so that each library directory is still one mount."""
+    join the interpreter's, so that each library directory is still one mount.
+    ``programs``: the executables of the engines the job's bootcamp declares
+    (:func:`synth.engines.job_programs`, e.g. ``/usr/games/gnugo``), bound read-only with the
+    libraries they load."""
     if LDD is None:
         return (*_root_binds(), *_interpreter_binds(python))
     listed = interpreter_path(python, os.geteuid() == 0)
@@ -152,7 +159,7 @@ def python_binds(python: str, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
     entries = [p for p in entries if os.path.basename(p) not in _HIDDEN]
     found = sorted({_chain(p)[1] for p in entries if os.path.isdir(p)}, key=len)
     dirs = [d for i, d in enumerate(found) if not any(d.startswith(o + "/") for o in found[:i])]
-    files = [python] + [p for p in entries if os.path.isfile(p)]
+    files = [python] + [p for p in entries if os.path.isfile(p)] + list(programs)
     modules = [e.path for d in found for e in os.scandir(d) if e.name.endswith(".so")]
     shipped = [os.path.realpath(d) for d in extra]
 
@@ -160,7 +167,8 @@ def python_binds(python: str, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
         real = os.path.realpath(path)
         return any(real == d or real.startswith(d + "/") for d in shipped)
 
-    libs = sorted(p for p in _ldd([os.path.realpath(python), *modules, *_extensions(extra)])
+    libs = sorted(p for p in _ldd([os.path.realpath(python), *modules, *_extensions(extra),
+                                   *(os.path.realpath(p) for p in programs)])
                   if not shipped_with(p))
 
     def inside(path: str) -> bool:
@@ -313,7 +321,7 @@ class BwrapBackend(ProcessBackend):
             "--new-session",
             "--cap-drop",
             "ALL",
-            *python_binds(python, tuple(job.python_path)),
+            *python_binds(python, tuple(job.python_path), job_programs(job.files)),
             "--proc",
             "/proc",
             "--dev",

@@ -919,6 +919,8 @@ def _load() -> dict[str, Any]:
     s.levels_at_load = loads(canonical(info["levels"])) if type(info["levels"]) is dict \
         and "__not_plain__" not in info["levels"] else None
     info["yes_no"] = _bounded(getattr, (cls, "YES_NO_TASK", False), 5.0) is True
+    if s.engine_status:
+        info["engine_status"] = s.engine_status  # declared engines: started, with versions
     return info
 
 
@@ -1644,6 +1646,17 @@ def _signal_facade() -> types.ModuleType:
     return facade
 
 
+def _start_engines(here: str, module: str) -> dict[str, Any]:
+    """The engines the module declares (``ENGINES``), started by ``synth.engines`` before the
+    guard is armed: the bootcamp talks to them through its client and starts no process. Their
+    status (name -> ok, version or error) goes into the handshake."""
+    if not os.path.isfile(os.path.join(here, "synth", "engines.py")):
+        return {}
+    engines = importlib.import_module("synth.engines")
+    found = engines.start_declared(os.path.join(here, *module.split(".")) + ".py")
+    return loads(canonical(found)) if type(found) is dict and json_problem(found) is None else {}
+
+
 def _identity(fd: int) -> tuple[int, int]:
     st = os.fstat(fd)
     return st.st_dev, st.st_ino
@@ -1686,6 +1699,7 @@ def serve(argv: list[str], guard: bool = True) -> int:
             except ImportError:
                 pass
     shim = importlib.import_module("intern_shim") if mode == "intern" else None
+    engine_status = _start_engines(here, module) if mode == "native" else {}
     # 3. the private namespace: the server's code, state and guard
     builtins_copy = dict(vars(builtins))
     env = _private_namespace(globals(), _RUNTIME, builtins_copy)
@@ -1720,7 +1734,7 @@ def serve(argv: list[str], guard: bool = True) -> int:
         pos=0, pending=[], pending_bytes=0, handlers={}, instances={}, next_handle=1, cls=None,
         base=None, verify=None, shim=shim, checker=None, contract_snap=None, class_snap=None,
         levels_at_load=None, sources={}, contract_names=_CONTRACT_NAMES, contract_reads={},
-        hot=None, calls=0, clean=False, originals={})
+        hot=None, calls=0, clean=False, originals={}, engine_status=engine_status)
     s.handlers = {name[2:]: env[name] for name in _HANDLERS}
     if shim is not None:
         s.base = shim.Basebootcamp

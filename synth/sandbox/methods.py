@@ -75,6 +75,7 @@ __all__ = [
 _HERE = Path(__file__).resolve().parent
 KIT_SOURCE = (_HERE / "kit.py").read_text(encoding="utf-8")
 _CONTRACT_SOURCE = (_HERE.parent / "bootcamp.py").read_text(encoding="utf-8")
+_ENGINES_SOURCE = (_HERE.parent / "engines.py").read_text(encoding="utf-8")
 _SHIM_SOURCE = (_HERE / "intern_shim.py").read_text(encoding="utf-8")
 #: Host-side slack on top of a call's own limit (process start-up jitter, pipe latency).
 GRACE_S = 1.0
@@ -89,8 +90,10 @@ def code_unit(code: str, role: str = "") -> str:
 
 
 def contract_files() -> dict[str, str]:
-    """The files every bootcamp job needs: the kit and the contract package."""
-    return {KIT_NAME: KIT_SOURCE, "synth/__init__.py": "", "synth/bootcamp.py": _CONTRACT_SOURCE}
+    """The files every bootcamp job needs: the kit and the contract package (the contract and
+    the client of declared engines, :mod:`synth.engines`)."""
+    return {KIT_NAME: KIT_SOURCE, "synth/__init__.py": "", "synth/bootcamp.py": _CONTRACT_SOURCE,
+            "synth/engines.py": _ENGINES_SOURCE}
 
 
 #: The shim's packages also search the audited library's own folders of the same name on the

@@ -82,7 +82,7 @@ __all__ = [
 MAX_BYTES = 64 * 1024
 MAX_LINES = 1500
 
-#: Top-level modules a bootcamp may import (plus ``synth.bootcamp`` exactly).
+#: Top-level modules a bootcamp may import (plus ``synth.bootcamp`` and ``synth.engines`` exactly).
 ALLOWED_IMPORTS: frozenset[str] = frozenset(
     {
         "__future__",
@@ -105,6 +105,8 @@ ALLOWED_IMPORTS: frozenset[str] = frozenset(
     }
 )
 _SYNTH_MODULE = "synth.bootcamp"
+#: The client of declared engines (``ENGINES``), which a bootcamp may import too.
+_ENGINES_MODULE = "synth.engines"
 _INTERN_EXTRA = frozenset({"bootcamp", "internbootcamp", "ast", "copy"})
 
 #: Names a bootcamp may not use at all (called or not).
@@ -263,7 +265,7 @@ class _Linter(ast.NodeVisitor):
     # -- imports --------------------------------------------------------------------------
     def _import_ok(self, module: str) -> bool:
         top = module.split(".")[0]
-        if module == _SYNTH_MODULE and self.mode != "checker":
+        if module in (_SYNTH_MODULE, _ENGINES_MODULE) and self.mode != "checker":
             return True
         if self.mode == "intern" and top in ("bootcamp", "internbootcamp"):
             return True
@@ -280,7 +282,7 @@ class _Linter(ast.NodeVisitor):
         if node.level:
             self.add(node, "import", "relative imports are not allowed")
             return
-        if module == "synth" and all(a.name == "bootcamp" for a in node.names):
+        if module == "synth" and all(a.name in ("bootcamp", "engines") for a in node.names):
             self.module_aliases.update(a.asname or a.name for a in node.names)
             return
         if not self._import_ok(module):
@@ -625,7 +627,7 @@ class _Linter(ast.NodeVisitor):
 
 
 def _allow(mode: str = "synth") -> str:
-    extra = "" if mode == "checker" else ", synth.bootcamp"
+    extra = "" if mode == "checker" else ", synth.bootcamp, synth.engines"
     return "allowed: " + ", ".join(sorted(ALLOWED_IMPORTS - {"__future__"})) + extra
 
 
