@@ -441,6 +441,20 @@ class Library:
         self._modules.pop(name, None)
         return record
 
+    def write_file(self, rel: str, text: str) -> None:
+        """Write a file of the library that has no record of its own (a bootcamp's independent
+        checker) at ``rel``, atomically; writing the same text again changes nothing."""
+        _atomic_write(self._inside(rel), text)
+
+    def remove_file(self, rel: str) -> None:
+        self._inside(rel).unlink(missing_ok=True)
+
+    def _inside(self, rel: str) -> Path:
+        p = Path(rel)
+        if p.is_absolute() or ".." in p.parts or not p.parts:
+            raise LibraryError(f"path {rel!r} must be relative and inside the library")
+        return self.root / p
+
     def unique_name(self, base: str) -> str:
         """A name derived from ``base`` that no record uses yet (not reserved: commit may still lose a race)."""
         slug = re.sub(r"[^a-z0-9_]+", "_", base.lower()).strip("_") or "bootcamp"

@@ -14,6 +14,7 @@ Configuration comes in as :class:`ModelSpec` objects built at the CLI edge (whic
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -21,6 +22,7 @@ import re
 import time
 import uuid
 from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any, Literal
 
@@ -210,8 +212,18 @@ def retry_after_s(exc: BaseException) -> float | None:
         return None
 
 
+#: an external per-endpoint limit (e.g. one that holds across a cluster): called with the
+#: endpoint key, returns the async context manager one attempt holds while its request is out
+EndpointLimiter = Callable[[str], AbstractAsyncContextManager[Any]]
+
+
 class LLMClient:
-    """Async chat-completion client over roles, with per-endpoint concurrency limits."""
+    """Async chat-completion client over roles, with per-endpoint concurrency limits.
+
+    ``max_concurrency`` bounds this client's requests in flight per endpoint; ``limiter``, when
+    given, is held as well (after the local slot), so that a limit shared by many clients --
+    the Ray executor's cluster-wide one -- applies too. ``queued_s`` counts the wait for both.
+    """
 
     def __init__(
         self,
@@ -223,8 +235,10 @@ class LLMClient:
         on_record: Callable[[LLMCallRecord], None] | None = None,
         transcript_dir: Path | None = None,
         rng: random.Random | None = None,
+        limiter: EndpointLimiter | None = None,
     ) -> None:
         self.roles = roles
+        self.limiter = limiter
         self.prices = prices or {}
         self.retry = retry or RetryPolicy()
         self.on_record = on_record
@@ -289,7 +303,8 @@ class LLMClient:
         if spec.seed is not None:
             kwargs["seed"] = spec.seed
         t_wait = time.perf_counter()
-        async with self._limit(spec):
+        outer = self.limiter(spec.endpoint_key()) if self.limiter else contextlib.nullcontext()
+        async with self._limit(spec), outer:
             record.queued_s = round(record.queued_s + time.perf_counter() - t_wait, 4)
             resp = await asyncio.wait_for(
                 self._client(spec).chat.completions.create(**kwargs), timeout=spec.timeout_s + 5

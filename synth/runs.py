@@ -2,6 +2,7 @@
 
     runs/<run_id>/config.json            the RunConfig and its hash
     runs/<run_id>/checkpoints.sqlite     LangGraph checkpoints, one thread per task
+    runs/<run_id>/checkpoints/<task>-<hash>.sqlite   the same, one file per task (--executor ray)
     runs/<run_id>/events.jsonl           every node step, LLM call and sandbox run
     runs/<run_id>/candidates/<task>/round_<k>_<i>.py and .check.json   the module the model's
                                          reply gives (compiled mode: assembled; the model's own
@@ -51,6 +52,10 @@ plus fields by kind):
     reject      reason_code, reason
     task_error  error, traceback
     task_end    status (accepted|rejected|failed|skipped|not_started), reason_code, reason, bootcamp
+    ray_task    node, pid: the Ray node and process that runs (an attempt of) the task's graph
+                (``--executor ray`` only; a retried task has one per attempt)
+    ray_limits  endpoints: {endpoint: limit, max_held, granted, lapsed, ...} of the cluster-wide
+                model-call limits (``--executor ray`` only, before run_end)
     run_end     run_id, tokens_in, tokens_out, tokens_cached, llm_calls, llm_seconds, cost_usd,
                 elapsed_s, budget_stopped, counts, reasons
 """
@@ -168,13 +173,22 @@ class EventLog:
         self._lock = threading.Lock()
         path.parent.mkdir(parents=True, exist_ok=True)
 
-    def emit(self, kind: str, task: str | None = None, **payload: Any) -> None:
+    @staticmethod
+    def line(kind: str, task: str | None = None, **payload: Any) -> str:
+        """One event as its line of the log (timestamped now)."""
         event = {"ts": round(time.time(), 4), "kind": kind, "task": task, **payload}
-        line = json.dumps(event, ensure_ascii=False, default=str) + "\n"
+        return json.dumps(event, ensure_ascii=False, default=str) + "\n"
+
+    def emit(self, kind: str, task: str | None = None, **payload: Any) -> None:
+        self.write(self.line(kind, task, **payload))
+
+    def write(self, text: str) -> None:
+        """Append whole lines with one ``write`` (``O_APPEND``: never interleaved with another
+        writer's lines on a local file system)."""
         with self._lock:
             fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
             try:
-                os.write(fd, line.encode("utf-8"))
+                os.write(fd, text.encode("utf-8"))
             finally:
                 os.close(fd)
 

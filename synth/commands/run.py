@@ -162,6 +162,8 @@ def run_command(
     steer_rounds: Annotated[int, typer.Option(help="Difficulty-steering rounds after a too-easy or too-hard filter verdict (0: reject at once).")] = 1,
     order: Annotated[str | None, typer.Option(help="Which tasks --limit keeps: source (the first ones) or simplest (the shortest example inputs first). Default: source; simplest for the embedded model.")] = None,
     resume: Annotated[str | None, typer.Option(help="Continue the run with this id.")] = None,
+    executor: Annotated[str, typer.Option(help="local: every task in this process; ray: each task's graph as a Ray task on a cluster (the ray extra; the run folder must be on storage every node sees).")] = "local",
+    ray_address: Annotated[str | None, typer.Option(help="Ray cluster to join with --executor ray (default: RAY_ADDRESS, else a Ray instance started for the run).")] = None,
 ) -> None:
     """Turn task descriptions into gated, filtered bootcamps committed into the library."""
     import asyncio
@@ -172,8 +174,17 @@ def run_command(
     from synth.local_model import LocalModelError, LocalModelServer
     from synth.runs import Run, RunConfig, RunError
     from synth.sandbox import SandboxUnavailableError, close_backends, get_backend
-    from synth.workflow.orchestrator import load_tasks, save_tasks
+    from synth.workflow.orchestrator import check_executor, load_tasks, save_tasks
 
+    if executor not in ("local", "ray"):
+        raise fail(f"--executor must be local or ray, not {executor!r}")
+    if ray_address and executor != "ray":
+        raise fail("--ray-address needs --executor ray")
+    if executor == "ray":
+        import importlib.util
+
+        if importlib.util.find_spec("ray") is None:
+            raise fail("--executor ray needs Ray, which is not installed: pip install 'bootcamp-synth[ray]'")
     coder, solver, embedded = resolve_models(
         model, coder_model, solver_model, base_url, coder_base_url, solver_base_url, dict(os.environ)
     )
@@ -223,6 +234,7 @@ def run_command(
     try:
         if resume:
             run = Run.resume(runs_dir, resume, cfg)
+            check_executor(run, executor)
             tasks = load_tasks(run)
             err.print(f"resuming run {run.run_id} ({len(tasks)} tasks)")
         else:
@@ -254,7 +266,9 @@ def run_command(
         coder = coder.model_copy(update={"base_url": server.base_url})
         solver = solver.model_copy(update={"base_url": server.base_url})
     try:
-        summary = asyncio.run(_run(run, tasks, coder, solver, cfg))
+        summary = asyncio.run(_run(run, tasks, coder, solver, cfg, executor, ray_address))
+    except RunError as exc:  # the Ray cluster could not be joined
+        raise fail(str(exc)) from None
     finally:
         if server is not None:
             server.stop()
@@ -269,7 +283,8 @@ def run_command(
         err.print("[yellow]the budget was spent: tasks not started are left for `--resume`[/]")
 
 
-async def _run(run: Run, tasks: list[TaskDescription], coder: ModelSpec, solver: ModelSpec, cfg: RunConfig) -> RunSummary:
+async def _run(run: Run, tasks: list[TaskDescription], coder: ModelSpec, solver: ModelSpec, cfg: RunConfig,
+               executor: str = "local", ray_address: str | None = None) -> RunSummary:
     import asyncio
 
     from rich.live import Live
@@ -298,6 +313,11 @@ async def _run(run: Run, tasks: list[TaskDescription], coder: ModelSpec, solver:
 
         ticker = asyncio.create_task(refresh())
         try:
+            if executor == "ray":
+                from synth.workflow.ray_executor import RayOptions, execute_ray
+
+                return await execute_ray(run, tasks, llm=llm, library=Library(Path(cfg.library)),
+                                         on_outcome=on_outcome, options=RayOptions(address=ray_address))
             return await execute(run, tasks, llm=llm, library=Library(Path(cfg.library)), on_outcome=on_outcome)
         finally:
             ticker.cancel()

@@ -19,10 +19,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import os
 import re
 import time
-from pathlib import Path
 from typing import Any, Literal
 
 from langgraph.runtime import Runtime
@@ -473,14 +471,6 @@ def _level_samples(filt: dict[str, Any]) -> dict[str, int]:
     return {lvl: int(counts[lvl]) for lvl in filt.get("level_pass_rates") or {} if lvl in counts}
 
 
-def _write_library_file(path: Path, text: str) -> None:
-    """Atomic write (temp file + rename), idempotent when a replayed commit writes it again."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
 async def commit(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command[Literal["__end__"]]:
     """Write the accepted bootcamp into the library (idempotent when a node is replayed)."""
     ctx = runtime.context
@@ -524,11 +514,13 @@ async def commit(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command
         except LibraryError as exc:
             return Command(goto="__end__", update={"status": "rejected", "reason_code": "commit_failed",
                                                     "reason": str(exc)})
-    checker_file = ctx.library.root / _checker_rel(task, name)
+    # through the library (atomic; idempotent when a replayed commit writes it again), so that
+    # the Ray executor's one library writer does these writes too
+    checker_rel = _checker_rel(task, name)
     if checker and write_checker:  # after the record: a commit that lost a race writes nothing
-        _write_library_file(checker_file, checker.get("code") or "")
+        ctx.library.write_file(checker_rel, checker.get("code") or "")
     elif checker is None and existing is not None and cfg.force and existing.name == name:
-        checker_file.unlink(missing_ok=True)  # replaced by a bootcamp without a checker
+        ctx.library.remove_file(checker_rel)  # replaced by a bootcamp without a checker
     ctx.run.events.emit("commit", task.id, name=name, pass_rate=filt.get("pass_rate"),
                         checker_sha256=(checker or {}).get("sha256"))
     return Command(goto="__end__", update={"status": "accepted", "committed": name,

@@ -5,6 +5,10 @@ One LangGraph thread per task (``thread_id`` = task id), checkpointed by ``Async
 interrupted one continues from its last checkpoint, and a task that never started starts.
 A failure inside one task (a bug, an unexpected exception) ends that task as ``failed`` with the
 evidence in the event log; it never stops the run.
+
+``execute`` runs the threads in this process; :mod:`synth.workflow.ray_executor` runs each as a
+Ray task (``synth run --executor ray``) with the same per-task steps (:func:`settled`,
+:func:`invoke`) and summary (:func:`finish`), and one checkpoint file per task.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from synth.library import Library
 from synth.llm import LLMCallRecord, LLMClient, LLMFailure
 from synth.prompts import default_prompts
-from synth.runs import Run, read_events
+from synth.runs import Run, RunError, read_events
 from synth.sandbox import get_backend
 from synth.tasks import TaskDescription
 from synth.workflow.graph import build_graph
@@ -86,6 +90,81 @@ def _outcome(task_id: str, values: dict[str, Any]) -> TaskOutcome:
     )
 
 
+RAY_CHECKPOINTS = "checkpoints"  # runs/<id>/checkpoints/<task>.sqlite: the Ray executor's
+
+
+def check_executor(run: Run, executor: str) -> None:
+    """Refuse to continue a run with the other executor (their checkpoints differ: one SQLite
+    file for the local executor, one per task for the Ray executor)."""
+    ray_dir = (run.root / RAY_CHECKPOINTS).is_dir()
+    if executor == "local" and ray_dir:
+        raise RunError(f"run {run.run_id} was started with --executor ray (its checkpoints are "
+                       f"in {run.root / RAY_CHECKPOINTS}); resume it with --executor ray")
+    if executor == "ray" and run.checkpoint_path.exists():
+        raise RunError(f"run {run.run_id} was started with the local executor (its checkpoints "
+                       f"are in {run.checkpoint_path}); resume it without --executor ray")
+
+
+def thread_config(task_id: str) -> Any:
+    return {"configurable": {"thread_id": task_id}, "recursion_limit": 100}
+
+
+def make_context(run: Run, llm: LLMClient, library: Any, *, backend: Any,
+                 exemplar_library: Library | None = None,
+                 sandbox_slots: asyncio.Semaphore | None = None,
+                 overrides: dict[str, Any] | None = None) -> WorkflowContext:
+    """The nodes' context for ``run`` (``library``: a :class:`Library` or a stand-in with the
+    methods the commit node uses)."""
+    cfg = run.config
+    if "judge" not in llm.roles:  # a client built for coder and solver only: the judge's default
+        llm.roles["judge"] = cfg.judge or llm.roles.get("coder", cfg.coder)
+    return WorkflowContext(
+        config=cfg,
+        run=run,
+        llm=llm,
+        library=library,
+        exemplar_library=exemplar_library or Library(),
+        backend=backend,
+        prompts=default_prompts(),
+        sandbox_slots=sandbox_slots or asyncio.Semaphore(cfg.sandbox_slots),
+        budget=Budget(cfg.budget_usd, llm),
+        **(overrides or {}),
+    )
+
+
+def settled(task: TaskDescription, snap: Any, library: Any, force: bool) -> TaskOutcome | None:
+    """The outcome of a task that needs no work: its thread finished in an earlier session, or
+    (not started, no ``force``) its bootcamp is in the library already. None: it must run."""
+    if snap.values and not snap.next:
+        return _outcome(task.id, snap.values)  # finished in an earlier session
+    if not snap.values:
+        existing = library.has_task(task.source, task.id)
+        if existing is not None and not force:
+            return TaskOutcome(task_id=task.id, status="skipped", reason_code="in_library",
+                               reason=f"already in the library as {existing.name}",
+                               bootcamp=existing.name)
+    return None
+
+
+def budget_outcome(task: TaskDescription) -> TaskOutcome:
+    return TaskOutcome(task_id=task.id, status="not_started", reason_code="budget",
+                       reason="the budget was spent before this task started")
+
+
+async def invoke(graph: Any, task: TaskDescription, snap: Any, ctx: WorkflowContext) -> TaskOutcome:
+    """Start (or continue, from its last checkpoint) the task's thread and run it to its end."""
+    ctx.run.events.emit("task_start", task.id, resumed=bool(snap.values))
+    inp = None if snap.values else {"task": task.model_dump(mode="json"), "round": 0}
+    try:
+        values = await graph.ainvoke(inp, thread_config(task.id), context=ctx)
+    except Exception as exc:
+        ctx.run.events.emit("task_error", task.id, error=f"{type(exc).__name__}: {exc}",
+                            traceback="".join(traceback.format_exception(exc))[-3000:])
+        return TaskOutcome(task_id=task.id, status="failed", reason_code="internal_error",
+                           reason=f"{type(exc).__name__}: {exc}"[:300])
+    return _outcome(task.id, values)
+
+
 async def execute(
     run: Run,
     tasks: list[TaskDescription],
@@ -99,22 +178,10 @@ async def execute(
     """Run (or continue) every task of ``run``; return what became of each."""
     cfg = run.config
     t0 = time.perf_counter()
+    check_executor(run, "local")
     library.root.mkdir(parents=True, exist_ok=True)
-    backend = get_backend(cfg.sandbox)
-    if "judge" not in llm.roles:  # a client built for coder and solver only: the judge's default
-        llm.roles["judge"] = cfg.judge or llm.roles.get("coder", cfg.coder)
-    ctx = WorkflowContext(
-        config=cfg,
-        run=run,
-        llm=llm,
-        library=library,
-        exemplar_library=exemplar_library or Library(),
-        backend=backend,
-        prompts=default_prompts(),
-        sandbox_slots=asyncio.Semaphore(cfg.sandbox_slots),
-        budget=Budget(cfg.budget_usd, llm),
-        **(overrides or {}),
-    )
+    ctx = make_context(run, llm, library, backend=get_backend(cfg.sandbox),
+                       exemplar_library=exemplar_library, overrides=overrides)
     summary = RunSummary(run_id=run.run_id, run_dir=str(run.root))
     slots = asyncio.Semaphore(cfg.concurrency)
     if cfg.warm_prefix:
@@ -125,31 +192,15 @@ async def execute(
         graph: Any = build_graph().compile(checkpointer=saver)
 
         async def one(task: TaskDescription) -> TaskOutcome:
-            thread: Any = {"configurable": {"thread_id": task.id}, "recursion_limit": 100}
-            snap = await graph.aget_state(thread)
-            if snap.values and not snap.next:
-                return _outcome(task.id, snap.values)  # finished in an earlier session
-            if not snap.values:
-                existing = library.has_task(task.source, task.id)
-                if existing is not None and not cfg.force:
-                    return TaskOutcome(task_id=task.id, status="skipped", reason_code="in_library",
-                                       reason=f"already in the library as {existing.name}",
-                                       bootcamp=existing.name)
+            snap = await graph.aget_state(thread_config(task.id))
+            done = settled(task, snap, library, cfg.force)
+            if done is not None:
+                return done
             async with slots:
                 if not snap.values and ctx.budget.exhausted:
                     summary.budget_stopped = True
-                    return TaskOutcome(task_id=task.id, status="not_started", reason_code="budget",
-                                       reason="the budget was spent before this task started")
-                run.events.emit("task_start", task.id, resumed=bool(snap.values))
-                inp = None if snap.values else {"task": task.model_dump(mode="json"), "round": 0}
-                try:
-                    values = await graph.ainvoke(inp, thread, context=ctx)
-                except Exception as exc:
-                    run.events.emit("task_error", task.id, error=f"{type(exc).__name__}: {exc}",
-                                    traceback="".join(traceback.format_exception(exc))[-3000:])
-                    return TaskOutcome(task_id=task.id, status="failed", reason_code="internal_error",
-                                       reason=f"{type(exc).__name__}: {exc}"[:300])
-                return _outcome(task.id, values)
+                    return budget_outcome(task)
+                return await invoke(graph, task, snap, ctx)
 
         async def tracked(task: TaskDescription) -> None:
             outcome = await one(task)
@@ -160,6 +211,12 @@ async def execute(
 
         await asyncio.gather(*[tracked(t) for t in tasks])
 
+    return finish(run, tasks, summary, t0)
+
+
+def finish(run: Run, tasks: list[TaskDescription], summary: RunSummary, t0: float) -> RunSummary:
+    """Order the outcomes as the tasks, total the model calls of the event log, write the
+    ``run_end`` event and summary.json."""
     order = {t.id: i for i, t in enumerate(tasks)}
     summary.outcomes.sort(key=lambda o: order.get(o.task_id, 0))
     calls = [e for e in read_events(run.root / "events.jsonl") if e.get("kind") == "llm_call"]
