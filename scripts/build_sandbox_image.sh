@@ -86,8 +86,9 @@ STDLIB_CHECK='import json, re, random, math, fractions, itertools, collections, 
 chroot "$ROOTFS" /usr/bin/python3 -s -S -B -c "$STDLIB_CHECK, ctypes, sqlite3, zlib, resource" \
     || fail "python3 in the rootfs cannot import its standard library"
 # The declared engines must answer GTP (synth/engines.py starts them by these paths).
-printf 'version\nquit\n' | chroot "$ROOTFS" /usr/games/gnugo --mode gtp --quiet | grep -q '^= 3\.' \
-    || fail "gnugo in the rootfs does not answer GTP"
+gtp_answer="$(printf 'version\nquit\n' | chroot "$ROOTFS" /usr/games/gnugo --mode gtp --quiet 2>&1)" \
+    || fail "gnugo in the rootfs does not start: $gtp_answer"
+case "$gtp_answer" in "= 3."*) ;; *) fail "gnugo in the rootfs does not answer GTP: $gtp_answer" ;; esac
 # Precompile everything (the image is read-only, so pycs cannot be written later).
 chroot "$ROOTFS" /usr/bin/python3 -m compileall -q -j 0 /usr/lib/python3.11 >/dev/null 2>&1 || true
 

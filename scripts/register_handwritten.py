@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from synth.engines import declared_engines, probe
 from synth.library import Library, declared_levels, find_bootcamp_class, sha256_text
 
 ROOT = Path(__file__).resolve().parent.parent / "generated_bootcamps"
@@ -26,9 +27,10 @@ def main() -> None:
         ref = ROOT / "handwritten" / "reference" / f"{name}.py"
         ref_code = ref.read_text(encoding="utf-8") if ref.exists() else None
         old = existing.get(name)
+        engines = _engine_versions(code)
         if old is not None and old.code_sha256 == sha256_text(code) and (
             old.reference_program is not None
-        ) == (ref_code is not None):
+        ) == (ref_code is not None) and old.engines == engines:
             continue
         cls_name = find_bootcamp_class(code)
         doc = ast.get_docstring(ast.parse(code)) or ""
@@ -44,8 +46,24 @@ def main() -> None:
             reference_code=ref_code,
             replace=True,
             levels=declared_levels(code, cls_name),
+            engines=engines,
         )
         print(f"registered {name} ({cls_name})")
+
+
+def _engine_versions(code: str) -> dict[str, str] | None:
+    """The version of each engine the module declares, as installed here (its cases and scores
+    are made with it); refuses to register without the engine."""
+    names = declared_engines(code)
+    if not names:
+        return None
+    versions = {}
+    for engine in names:
+        ok, version = probe(engine)
+        if not ok:
+            raise SystemExit(f"cannot register a bootcamp that needs {engine}: {version}")
+        versions[engine] = version
+    return versions
 
 
 if __name__ == "__main__":

@@ -136,6 +136,10 @@ class BootcampRecord(BaseModel):
         default=None, description="the differential check's verdict on the committed code, "
         "and how the checker came about (judge model, round, regenerations, disputes)"
     )
+    engines: dict[str, str] | None = Field(
+        default=None, description="the engines the bootcamp declares (ENGINES), each with the "
+        "version its cases and scores were made with (they are reproducible with that version)"
+    )
 
     @field_validator("name")
     @classmethod

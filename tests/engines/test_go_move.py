@@ -1,0 +1,214 @@
+"""The hand-written Go move bootcamp (generated_bootcamps/handwritten/go_move.py) against the real
+GNU Go: the acceptance numbers (the engine's own best move scores 1.0 on >= 99 % of 200
+positions, a random legal move below 0.5 on average), determinism, the prompt, what scores 0,
+and sandboxed scores equal to in-process ones."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from helpers import cases_in_subprocess
+
+from synth import engines
+from synth.engines import EngineError
+from synth.sandbox.methods import MethodServer
+
+MODULE_PATH = Path(__file__).resolve().parents[2] / "generated_bootcamps/handwritten/go_move.py"
+#: The 200 positions of the acceptance criterion, by level (fewer of the costly 13x13 middle
+#: games, whose self-play takes the longest).
+POSITIONS = {"9x9_opening": 60, "9x9_middle": 60, "13x13_opening": 45, "13x13_middle": 35}
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("handwritten_go_move", MODULE_PATH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+go_move = _load()
+Bootcamp = go_move.GoMoveBootcamp
+
+
+class Gtp:
+    """The test's own GTP driver: GNU Go started with the registry's command line, fresh for
+    every position (independent of synth.engines and of the bootcamp's code)."""
+
+    def __init__(self) -> None:
+        spec = engines.REGISTRY["gnugo"]
+        program = engines.find_program("gnugo")
+        assert program is not None
+        self.proc = subprocess.Popen([program, *spec.args], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)
+
+    def __call__(self, command: str) -> str:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(command + "\n")
+        self.proc.stdin.flush()
+        lines = []
+        while True:
+            line = self.proc.stdout.readline()
+            if line == "\n" and lines:
+                break
+            lines.append(line.strip())
+        answer = " ".join(lines)
+        assert answer.startswith("="), (command, answer)
+        return answer[1:].strip()
+
+    def close(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+
+
+def _engine_view(case: dict[str, Any]) -> tuple[str, list[str]]:
+    """(GNU Go's own move at the case's analysis level, the legal moves) for the side to play."""
+    gtp = Gtp()
+    try:
+        for command in (f"boardsize {case['size']}", "clear_board", f"komi {case['komi']}",
+                        f"level {case['level']}"):
+            gtp(command)
+        for color, vertex in case["moves"]:
+            gtp(f"play {color} {vertex}")
+        color = "black" if case["to_play"] == "B" else "white"
+        best = gtp(f"reg_genmove {color}").upper()
+        legal = gtp(f"all_legal {color}").upper().split()
+        return best, legal
+    finally:
+        gtp.close()
+
+
+def _score(answer: str, case: dict[str, Any]) -> float:
+    return float(Bootcamp.verify_score(Bootcamp.wrap_answer(answer), case))
+
+
+@pytest.fixture(scope="module")
+def positions() -> list[dict[str, Any]]:
+    start = time.monotonic()
+    out = []
+    for i, (level, count) in enumerate(POSITIONS.items()):
+        camp = Bootcamp.from_level(level, seed=1000 + i)
+        out += [camp.case_generator() for _ in range(count)]
+    print(f"\n200 positions generated in {time.monotonic() - start:.1f}s")
+    return out
+
+
+def test_acceptance_best_move_scores_one_and_random_moves_score_low(
+        positions: list[dict[str, Any]]) -> None:
+    start = time.monotonic()
+    rng = random.Random(7)
+    best_scores, random_scores = [], []
+    per_level: dict[str, list[float]] = {}
+    for case in positions:
+        best, legal = _engine_view(case)
+        best_scores.append(_score(best, case))
+        move = rng.choice(legal)
+        random_scores.append(_score(move, case))
+        per_level.setdefault(f"{case['size']}x{case['size']}_{case['phase']}", []).append(
+            random_scores[-1])
+    ones = sum(1 for s in best_scores if s == 1.0) / len(best_scores)
+    random_mean = statistics.mean(random_scores)
+    print(f"\nbest move scores 1.0 on {ones:.1%} of {len(best_scores)} positions; a random legal "
+          f"move scores {random_mean:.3f} on average "
+          f"({', '.join(f'{k} {statistics.mean(v):.3f}' for k, v in per_level.items())}); "
+          f"scored in {time.monotonic() - start:.1f}s")
+    assert len(best_scores) == 200
+    assert ones >= 0.99
+    assert random_mean < 0.5
+
+
+def test_reference_answer_is_the_engines_move(positions: list[dict[str, Any]]) -> None:
+    for case in positions[::25]:
+        assert Bootcamp.reference_answer(case) == _engine_view(case)[0]
+
+
+def test_what_scores_zero(positions: list[dict[str, Any]]) -> None:
+    for case in positions[::20]:
+        size = case["size"]
+        occupied = [f"{go_move.COLUMNS[c]}{size - r}" for r, row in enumerate(case["board"])
+                    for c, mark in enumerate(row) if mark != "."]
+        for answer in ["PASS", "pass", "resign", "", "Z9", f"A{size + 1}", "I5", "D4 D5",
+                       "<answer>D4</answer>", "d", "44", "D0", *occupied[:3],
+                       *case["forbidden"][:2]]:
+            assert _score(answer, case) == 0.0, answer
+        assert Bootcamp.verify_score("no answer tags D4", case) == 0.0
+        assert _score(Bootcamp.reference_answer(case).lower(), case) == 1.0
+
+
+def test_cases_are_deterministic_in_another_process() -> None:
+    here = {}
+    for level in ("9x9_opening", "13x13_middle"):
+        camp = Bootcamp.from_level(level, seed=5)
+        here[level] = [camp.case_generator() for _ in range(2)]
+    there = cases_in_subprocess(MODULE_PATH, "GoMoveBootcamp", seed=5, count=2,
+                                hash_seed="4242", levels=["9x9_opening", "13x13_middle"])
+    assert here == there
+    other = Bootcamp.from_level("9x9_opening", seed=6).case_generator()
+    assert other != here["9x9_opening"][0]
+
+
+def test_levels_set_board_size_and_phase(positions: list[dict[str, Any]]) -> None:
+    by_level: dict[tuple[int, str], list[int]] = {}
+    for case in positions:
+        assert case["engine"].startswith("GNU Go 3.")
+        by_level.setdefault((case["size"], case["phase"]), []).append(len(case["moves"]))
+    assert set(by_level) == {(9, "opening"), (9, "middle"), (13, "opening"), (13, "middle")}
+    for size in (9, 13):
+        assert max(by_level[(size, "opening")]) < min(by_level[(size, "middle")])
+    assert len({tuple(map(tuple, c["moves"])) for c in positions}) == len(positions)
+
+
+def test_the_prompt_shows_the_position_and_the_answer_format(
+        positions: list[dict[str, Any]]) -> None:
+    case = positions[-1]
+    prompt = Bootcamp.prompt_func(case)
+    size = case["size"]
+    letters = " ".join(go_move.COLUMNS[:size])
+    assert letters in prompt and " I " not in letters
+    for r, row in enumerate(case["board"]):
+        assert f"{size - r:>3} " + " ".join(row) + f" {size - r}" in prompt
+    last_color, last_vertex = case["moves"][-1]
+    assert f"{len(case['moves'])}. {'Black' if last_color == 'B' else 'White'} {last_vertex}" \
+        in prompt
+    side = "Black" if case["to_play"] == "B" else "White"
+    assert f"It is {side}'s turn" in prompt
+    assert "<answer>" in prompt and "GTP" in prompt
+
+
+def test_a_case_made_by_another_engine_version_is_refused(
+        positions: list[dict[str, Any]]) -> None:
+    case = {**positions[0], "engine": "GNU Go 9.9"}
+    with pytest.raises(EngineError, match="same version"):
+        _score("D4", case)
+
+
+@pytest.mark.parametrize("backend", ["process", "bwrap"])
+def test_sandboxed_scores_equal_in_process_scores(backend: str,
+                                                  positions: list[dict[str, Any]]) -> None:
+    import json
+
+    code = MODULE_PATH.read_text(encoding="utf-8")
+    sample = positions[::40]
+    with MethodServer(code, backend=backend) as server:
+        assert server.info["engine_status"]["gnugo"]["ok"] is True
+        for case in sample:
+            text = json.dumps(case, sort_keys=True)
+            answer = server.call("answer", {"case_text": text}, timeout_s=20)
+            assert answer.ok, answer.error
+            assert answer.value == Bootcamp.reference_answer(case)
+            for move in (answer.value, *case["forbidden"][:1], "C3", "PASS"):
+                reply = server.call("score", {"case_text": text,
+                                              "response": Bootcamp.wrap_answer(move)},
+                                    timeout_s=20)
+                assert reply.ok, reply.error
+                assert reply.value["score"] == _score(move, case), move
