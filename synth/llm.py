@@ -347,7 +347,9 @@ class LLMClient:
         finish: str | None = None
         try:
             async for attempt in AsyncRetrying(
-                retry=retry_if_exception(lambda e: classify(e) in RETRYABLE),
+                # a cancelled call (the filter's early stop) ends, it is not retried
+                retry=retry_if_exception(
+                    lambda e: not isinstance(e, asyncio.CancelledError) and classify(e) in RETRYABLE),
                 stop=stop_after_attempt(self.retry.max_attempts)
                 | stop_after_delay(self.retry.max_total_s),
                 wait=self._wait,

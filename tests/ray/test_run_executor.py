@@ -367,6 +367,7 @@ def test_the_endpoint_limit_holds_across_the_cluster(ray_cluster: LocalRayCluste
     assert 2 <= seen <= limit
     stats = next(e for e in events if e["kind"] == "ray_limits")["endpoints"]
     assert [s["max_held"] for s in stats.values()] == [limit]
-    assert sum(s["granted"] for s in stats.values()) == sum(e["attempts"] for e in calls)
+    # every attempt of a call held a lease (a call cancelled by the early stop may have held one)
+    assert sum(s["granted"] for s in stats.values()) >= sum(e["attempts"] for e in calls)
     assert elapsed < 240
     assert_no_run_processes(tmp_path, before, ray_cluster)
