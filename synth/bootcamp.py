@@ -46,6 +46,7 @@ __all__ = [
     "BaseBootcamp",
     "BootcampContractError",
     "CompiledBootcamp",
+    "MultiTurnBootcamp",
     "ProgramError",
     "UnsupportedProgramError",
     "run_program",
@@ -213,6 +214,137 @@ class BaseBootcamp:
     #
     # Its absence means "no oracle for this task"; it is deliberately not defined here so that
     # the gate can tell the two apart.
+
+
+# ------------------------------------------------------------------------------------------
+# Multi-turn bootcamps: episodes of several rounds, pure functions over JSON state
+# ------------------------------------------------------------------------------------------
+
+#: The most turns a multi-turn bootcamp may declare.
+MAX_TURNS_LIMIT = 1000
+
+
+class MultiTurnBootcamp(BaseBootcamp):
+    """Base class of bootcamps whose task takes several rounds of interaction (a game against
+    an engine, a guessing game with feedback).
+
+    Seeding and strictness are the base contract's: ``case_generator`` draws the episode's
+    identity from ``self.rng``; every other method is a pure function of JSON values, so the
+    sandbox's method server can run each call on its own and any episode can be replayed from
+    its identity and the actions taken. Trusted code drives an episode::
+
+        observation, state = cls.reset(identity)          # the first prompt
+        for turn in range(cls.MAX_TURNS):
+            action = cls.extract_output(model(observation)) or ""
+            result = cls.step(state, action)              # {observation, reward, done, state}
+            state = result["state"]
+            if result["done"]:
+                break
+            observation = result["observation"]
+        score = result["reward"]                          # in [0, 1]
+
+    ``reward`` is the score of the episode so far, in [0, 1], not an increment; the final score
+    is the reward of the step that ends the episode. The rules every subclass keeps (the gate
+    checks each of them, from the method server's JSON replies):
+
+    * ``reset``, ``step`` and ``reference_policy`` are class or static methods, pure functions
+      of their JSON arguments: everything an episode needs to go on is in ``state`` (a JSON
+      dict), nothing in class or module variables, the clock or hash order;
+    * an episode ends (``done``) within ``MAX_TURNS`` steps, whatever the actions;
+    * an illegal, empty or malformed action is the model's mistake, scored by the rules (it
+      may use up a turn, or end the episode): ``step`` never raises on it and never hangs;
+    * stepping a finished state changes nothing: ``done`` stays true and ``reward`` the same;
+    * following ``reference_policy`` from ``reset`` reaches the score 1.0 on every identity;
+      random, constant and illegal actions score low.
+
+    ``extract_output`` and ``wrap_answer`` are the contract's (the host that drives an episode
+    reads each action from the model's answer tags itself) and may not be overridden. The
+    single-turn methods are defined here from the episode methods, for tools that see one
+    prompt and one answer (and may not be overridden either): ``prompt_func`` is the first
+    observation, ``reference_answer`` the reference policy's first action, and an answer is
+    scored as the first action of an episode (the reward after one step).
+    """
+
+    #: The most steps an episode may take (declared, > 0).
+    MAX_TURNS: ClassVar[int] = 0
+
+    #: External engines the bootcamp needs, by name (e.g. ``("gnugo",)``); the sandbox
+    #: provides them and the contract gives a vetted client (``synth.engines``).
+    ENGINES: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in ("prompt_func", "reference_answer", "_verify_correction", "extract_output",
+                     "wrap_answer"):
+            if name in cls.__dict__:
+                raise TypeError(
+                    f"{cls.__name__} overrides {name}; a multi-turn bootcamp defines reset, "
+                    "step and reference_policy (the single-turn methods follow from them, and "
+                    "the host reads each action from the answer tags with the contract's own "
+                    "extract_output)"
+                )
+        for name in ("reset", "step", "reference_policy"):
+            own = cls.__dict__.get(name)
+            if own is not None and not isinstance(own, classmethod | staticmethod):
+                raise TypeError(
+                    f"{cls.__name__}.{name} must be a classmethod or staticmethod: it is a pure "
+                    "function of its JSON arguments, never of an instance"
+                )
+        turns, engines = cls.MAX_TURNS, cls.ENGINES
+        concrete = any("step" in k.__dict__ for k in cls.__mro__ if k is not MultiTurnBootcamp)
+        if (concrete or "MAX_TURNS" in cls.__dict__) and (type(turns) is not int or not 0 < turns <= MAX_TURNS_LIMIT):
+            raise TypeError(f"{cls.__name__}.MAX_TURNS must be an int in 1..{MAX_TURNS_LIMIT}, "
+                            f"not {turns!r}")
+        if type(engines) is not tuple or not all(type(e) is str and e for e in engines):
+            raise TypeError(f"{cls.__name__}.ENGINES must be a tuple of engine names, "
+                            f"not {engines!r}")
+
+    @classmethod
+    def reset(cls, identity: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """The episode's first observation (a self-contained prompt that says how to format an
+        action: inside ``<answer>...</answer>``) and its initial state (a JSON dict). Depends
+        only on ``identity``."""
+        raise NotImplementedError
+
+    @classmethod
+    def step(cls, state: dict[str, Any], action: str) -> dict[str, Any]:
+        """Apply ``action`` (the text inside the answer tags; ``""`` when the model gave none)
+        to ``state``. Returns ``{"observation": str | None, "reward": float, "done": bool,
+        "state": dict}``: the next prompt (None when done), the episode's score so far in
+        [0, 1], whether the episode is over, and the new state. An illegal or malformed action
+        is the model's mistake, scored by the rules -- never an exception. Depends only on its
+        arguments (and on a declared engine, with fixed settings)."""
+        raise NotImplementedError
+
+    @classmethod
+    def reference_policy(cls, state: dict[str, Any]) -> str:
+        """A correct or strong action for ``state`` (the text for inside the answer tags):
+        following it from :meth:`reset` must reach the episode's maximum score, 1.0."""
+        raise NotImplementedError
+
+    # The single-turn contract, for tools that see one prompt and one answer: the first
+    # observation is the prompt; an answer is scored as the first action of an episode.
+
+    @classmethod
+    def prompt_func(cls, identity: dict[str, Any]) -> str:
+        """The episode's first observation."""
+        observation, _ = cls.reset(identity)
+        return observation
+
+    @classmethod
+    def reference_answer(cls, identity: dict[str, Any]) -> str:
+        """The reference policy's first action."""
+        return cls.reference_policy(cls.reset(identity)[1])
+
+    @classmethod
+    def _verify_correction(cls, solution: str, identity: dict[str, Any]) -> bool | float:
+        """The reward after ``solution`` is played as the episode's first action."""
+        reward = cls.step(cls.reset(identity)[1], solution).get("reward")
+        if type(reward) is bool or not isinstance(reward, int | float):
+            raise BootcampContractError(f"{cls.__name__}.step returned the reward {reward!r}; "
+                                        "expected a float in [0, 1]")
+        return float(reward)
+
 
 
 # ------------------------------------------------------------------------------------------

@@ -199,7 +199,7 @@ def _atomic_write(path: Path, data: str) -> None:
         raise
 
 
-_CONTRACT_BASES = frozenset({"BaseBootcamp", "CompiledBootcamp"})
+_CONTRACT_BASES = frozenset({"BaseBootcamp", "CompiledBootcamp", "MultiTurnBootcamp"})
 
 
 def find_bootcamp_class(code: str) -> str:

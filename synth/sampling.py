@@ -13,6 +13,12 @@ bootcamp: for a list of ``(level, seed)`` specs, the case each one generates, it
   :class:`SampleError` naming the spec (its position, level and seed) and the exception with
   its traceback tail. A failed batch is replayed one spec at a time to find the one at fault.
 
+Multi-turn bootcamps (``reset``, ``step``, ``reference_policy``): :func:`parse_reset`,
+:func:`parse_step` and :func:`parse_action` validate those replies for every caller that drives
+an episode (the gate, the rollout loop, review): the observation a str (or None once done), the
+reward a finite float in [0, 1] (else the finding ``invalid_score``), ``done`` a bool, the state
+a plain JSON dict under :data:`MAX_STATE_CHARS`; a malformed reply is an :class:`EpisodeError`.
+
 Nothing of the bootcamp is imported here: the host only ever sees plain JSON values.
 """
 
@@ -29,13 +35,22 @@ from synth.sandbox.methods import MethodServer, Reply, server_limits
 
 __all__ = [
     "DEFAULT_LEVEL",
+    "MAX_ACTION_CHARS",
     "MAX_CASE_CHARS",
+    "MAX_STATE_CHARS",
     "MAX_TEXT_CHARS",
     "CaseSampler",
+    "EpisodeError",
+    "EpisodeStep",
     "Sample",
     "SampleError",
     "levels_from_info",
+    "multi_turn_info",
+    "parse_action",
     "parse_case",
+    "parse_reset",
+    "parse_reward",
+    "parse_step",
 ]
 
 #: The level name that means "the class's default parameters" (no LEVELS preset).
@@ -80,6 +95,9 @@ class Sample:
     case_text: str
     prompt: str
     answer: str | None = None
+    #: A multi-turn bootcamp's MAX_TURNS (the prompt is the episode's first observation);
+    #: None for a single-turn bootcamp.
+    max_turns: int | None = None
 
     @property
     def case(self) -> dict[str, Any]:
@@ -142,7 +160,7 @@ def _text(value: Any, what: str) -> str:
     raise ValueError(f"{what} is a {type(value).__name__}, not a str")
 
 
-def _row(raw: Any, level: str, seed: int, answers: bool) -> Sample:
+def _row(raw: Any, level: str, seed: int, answers: bool, max_turns: int | None = None) -> Sample:
     """One reply row as a :class:`Sample`, or ValueError saying what is wrong with it."""
     if type(raw) is not dict:
         raise ValueError("the reply row is not an object")
@@ -159,7 +177,8 @@ def _row(raw: Any, level: str, seed: int, answers: bool) -> Sample:
     assert type(text) is str
     prompt = _text(raw.get("prompt"), "prompt_func")
     answer = _text(raw.get("answer"), "reference_answer") if answers else None
-    return Sample(level=level, seed=seed, case_text=text, prompt=prompt, answer=answer)
+    return Sample(level=level, seed=seed, case_text=text, prompt=prompt, answer=answer,
+                  max_turns=max_turns)
 
 
 class CaseSampler:
@@ -193,6 +212,8 @@ class CaseSampler:
                                    limits=limits or server_limits(), max_reply_bytes=MAX_REPLY_BYTES)
         self.levels: list[str] = []
         self.class_found = ""
+        #: MAX_TURNS of a multi-turn bootcamp (its prompts are first observations), else None
+        self.max_turns: int | None = None
 
     # -- life cycle ---------------------------------------------------------------------------
     def start(self) -> CaseSampler:
@@ -218,6 +239,12 @@ class CaseSampler:
         except SampleError as exc:
             self.close()
             raise SampleError(f"{self.name}: {exc.message}") from None
+        try:
+            declared = multi_turn_info(info)
+        except EpisodeError as exc:
+            self.close()
+            raise SampleError(f"{self.name}: {exc.message}") from None
+        self.max_turns = declared[0] if declared is not None else None
         tampered = info.get("tampered")
         if tampered:
             self.close()
@@ -289,7 +316,7 @@ class CaseSampler:
         rows = []
         for i, (raw, (level, seed)) in enumerate(zip(value, specs, strict=True)):
             try:
-                rows.append(_row(raw, level, seed, answers))
+                rows.append(_row(raw, level, seed, answers, self.max_turns))
             except ValueError as exc:
                 raise SampleError(str(exc), position=offset + i, level=level, seed=seed) from None
         return rows
@@ -318,3 +345,153 @@ class CaseSampler:
             what = f"ran out of memory: {what}"
         return SampleError(what, position=position, level=level, seed=seed,
                            outcome=reply.outcome, traceback=reply.traceback)
+
+
+# ------------------------------------------------------------------------------------------
+# Multi-turn bootcamps: the replies of reset, step and reference_policy, validated here
+# ------------------------------------------------------------------------------------------
+
+#: Largest episode state (characters of canonical JSON) a reset or step may return.
+MAX_STATE_CHARS = 200_000
+#: Largest action the reference policy may return.
+MAX_ACTION_CHARS = 20_000
+#: Keys of a step's result besides ``reward`` (``info``: optional, a JSON object).
+STEP_KEYS = frozenset({"observation", "done", "state"})
+MAX_INFO_CHARS = 20_000
+
+
+class EpisodeError(ValueError):
+    """A reply of a multi-turn bootcamp that breaks the contract: ``finding`` names the kind
+    (``invalid_score`` for a reward that is not a finite float in [0, 1]), ``artifacts`` hold
+    the evidence (the value as it came)."""
+
+    def __init__(self, message: str, *, finding: str = "", **artifacts: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.finding = finding
+        self.artifacts = artifacts
+
+
+@dataclass(frozen=True, slots=True)
+class EpisodeStep:
+    """One validated ``step`` (or ``reset``: reward 0.0, not done) reply. ``state_text`` is the
+    state's canonical JSON, what the gate compares."""
+
+    observation: str | None
+    reward: float
+    done: bool
+    state: dict[str, Any]
+    state_text: str
+
+    def plain(self) -> dict[str, Any]:
+        return {"observation": self.observation, "reward": self.reward, "done": self.done,
+                "state": self.state}
+
+
+def multi_turn_info(info: Any) -> tuple[int, list[str]] | None:
+    """``(MAX_TURNS, ENGINES)`` of a multi-turn bootcamp's handshake, validated; None for a
+    single-turn one. Raises :class:`EpisodeError` when the declaration is malformed."""
+    if type(info) is not dict or info.get("multi_turn") is not True:
+        return None
+    turns, engines = info.get("max_turns"), info.get("engines")
+    if type(turns) is not int or not 0 < turns <= 1000:
+        raise EpisodeError(f"MAX_TURNS must be an int in 1..1000, not {str(turns)[:80]}")
+    if type(engines) is not list or not all(type(e) is str and 0 < len(e) <= 64 for e in engines):
+        raise EpisodeError(f"ENGINES must be a tuple of engine names, not {str(engines)[:80]}")
+    return turns, list(engines)
+
+
+def _state(value: Any, what: str) -> tuple[dict[str, Any], str]:
+    if type(value) is not dict:
+        raise EpisodeError(f"{what} has no state")
+    if "state_problem" in value:
+        raise EpisodeError(f"{what} returned a state that is not a plain JSON dict: "
+                           f"{str(value['state_problem'])[:300]}",
+                           state=str(value.get("state_repr", ""))[:2000])
+    state = value.get("state")
+    if type(state) is not dict:
+        raise EpisodeError(f"{what} returned no state dict")
+    try:
+        text = canonical(state)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise EpisodeError(f"{what} returned a state that is not plain JSON: {exc}") from None
+    if len(text) > MAX_STATE_CHARS:
+        raise EpisodeError(f"{what} returned a state of {len(text)} characters of JSON (at most "
+                           f"{MAX_STATE_CHARS}): keep the state small", state=text[:2000])
+    return state, text
+
+
+def parse_reset(value: Any) -> EpisodeStep:
+    """A ``reset`` reply: the first observation (a non-empty str) and the initial state."""
+    if type(value) is not dict:
+        raise EpisodeError("reset's reply is not an object")
+    if "problem" in value:
+        raise EpisodeError(str(value["problem"])[:300], value=str(value.get("repr", ""))[:2000])
+    observation = _text(value.get("observation"), "reset's observation")
+    if not observation.strip():
+        raise EpisodeError("reset returned an empty observation (the first prompt)")
+    state, text = _state(value, "reset")
+    return EpisodeStep(observation, 0.0, False, state, text)
+
+
+def parse_reward(value: Any, what: str = "step") -> float:
+    """A reward as the kit sends it: a finite float in [0, 1], else ``invalid_score``."""
+    if type(value) is int and value in (0, 1):
+        value = float(value)
+    if type(value) is float and 0.0 <= value <= 1.0:
+        return value
+    if type(value) is dict and "__type__" in value:
+        shown = f"a {str(value['__type__'])[:40]} ({str(value.get('repr', ''))[:100]})"
+    else:
+        shown = str(value)[:100]
+    raise EpisodeError(f"{what} returned the reward {shown}, not a finite float in [0, 1]",
+                       finding="invalid_score", value=shown)
+
+
+def parse_step(value: Any) -> EpisodeStep:
+    """A ``step`` reply: ``{"observation": str | None, "reward": float in [0, 1], "done":
+    bool, "state": dict}`` (and an optional ``info`` object); a step that is not done must
+    give the next observation."""
+    if type(value) is not dict:
+        raise EpisodeError("step's reply is not an object")
+    if "problem" in value:
+        raise EpisodeError(f"step returned a result that is not plain JSON: "
+                           f"{str(value['problem'])[:300]}", value=str(value.get("repr", ""))[:2000])
+    result = value.get("result")
+    if type(result) is not dict:
+        raise EpisodeError("step's reply has no result")
+    keys = set(result) - {"info"}
+    if keys != STEP_KEYS:
+        missing, extra = sorted(STEP_KEYS - keys), sorted(keys - STEP_KEYS)
+        raise EpisodeError("step must return a dict of observation, reward, done and state"
+                           + (f"; missing {missing}" if missing else "")
+                           + (f"; unknown keys {[k[:40] for k in extra[:5]]}" if extra else ""))
+    if "info" in result and (type(result["info"]) is not dict
+                             or len(canonical(result["info"])) > MAX_INFO_CHARS):
+        raise EpisodeError(f"step's info must be a JSON object of at most {MAX_INFO_CHARS} chars")
+    reward = parse_reward(value.get("reward"))
+    done = result["done"]
+    if type(done) is not bool:
+        raise EpisodeError(f"step returned done={str(done)[:40]} (a {type(done).__name__}), not "
+                           "a bool")
+    observation = result["observation"]
+    if observation is not None:
+        observation = _text(observation, "step's observation")
+    if not done and not (observation or "").strip():
+        raise EpisodeError("step returned no observation for an episode that is not done (the "
+                           "model needs the next prompt)")
+    state, text = _state(result, "step")
+    return EpisodeStep(observation, reward, done, state, text)
+
+
+def parse_action(value: Any) -> str:
+    """A ``reference_policy`` reply: the action, a str of at most :data:`MAX_ACTION_CHARS`."""
+    if type(value) is dict and "__type__" in value:
+        raise EpisodeError(f"reference_policy returned a {str(value['__type__'])[:40]}, not a "
+                           f"str: {str(value.get('repr', ''))[:200]}")
+    if type(value) is not str:
+        raise EpisodeError(f"reference_policy returned a {type(value).__name__}, not a str")
+    if len(value) > MAX_ACTION_CHARS:
+        raise EpisodeError(f"reference_policy returned an action of {len(value)} characters "
+                           f"(at most {MAX_ACTION_CHARS})")
+    return value

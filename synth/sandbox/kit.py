@@ -921,6 +921,15 @@ def _load() -> dict[str, Any]:
     info["yes_no"] = _bounded(getattr, (cls, "YES_NO_TASK", False), 5.0) is True
     if s.engine_status:
         info["engine_status"] = s.engine_status  # declared engines: started, with versions
+    multi = s.multi
+    if multi is not None and any([k is multi for k in mro]):
+        # a multi-turn bootcamp: what the host needs to drive its episodes (reset/step)
+        info["multi_turn"] = True
+        info["max_turns"] = _plain(_bounded(getattr, (cls, "MAX_TURNS", None), 5.0))
+        engines = _bounded(getattr, (cls, "ENGINES", None), 5.0)
+        info["engines"] = _plain(list(engines) if type(engines) is tuple else engines)
+        info["episode_defines"] = [name for name in ("reset", "step", "reference_policy")
+                                   if any([name in _type_dict(k) for k in own if k is not multi])]
     return info
 
 
@@ -1240,6 +1249,66 @@ def m_score(p: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _state_value(state: Any, out: dict[str, Any]) -> dict[str, Any]:
+    """``out`` with the episode state a reset or step returned: ``state`` when it is a plain
+    JSON dict, else ``state_problem`` (why not) and ``state_repr``."""
+    problem = (f"the state is a {_name_of(state)}, not a dict" if type(state) is not dict
+               else json_problem(state, "state"))
+    if problem is None:
+        out["state"] = state
+    else:
+        out["state_problem"] = problem
+        out["state_repr"] = _safe_repr(state)
+    return out
+
+
+def _episode_state(p: dict[str, Any]) -> Any:
+    state = p.get("state")
+    if type(state) is not dict:
+        raise _usage("state must be an object")
+    return state  # a fresh object: the request line was just parsed
+
+
+def m_reset(p: dict[str, Any]) -> dict[str, Any]:
+    """Multi-turn: ``reset(identity)`` as ``{"observation", "state"}`` (see :func:`_state_value`;
+    a value that is not a pair is ``{"problem", "repr"}``)."""
+    limit = _limit(p, 5.0)
+    value = _bounded(_method("reset", limit), (_case(p),), limit)
+    if (type(value) is not tuple and type(value) is not list) or len(value) != 2:
+        return {"problem": f"reset returned a {_name_of(value)}, not (observation, state)",
+                "repr": _safe_repr(value)}
+    return _state_value(value[1], {"observation": _plain_text(value[0])})
+
+
+def m_step(p: dict[str, Any]) -> dict[str, Any]:
+    """Multi-turn: ``step(state, action)`` as ``{"result": {...}, "reward": score}``: the
+    result's plain JSON entries but the reward, and the reward as in ``score`` (NaN as a
+    string, a bool or any other type described); a result that is not plain JSON is
+    ``{"problem", "repr"}``. The host checks the keys and types."""
+    action = p.get("action")
+    if type(action) is not str:
+        raise _usage("action must be a string")
+    limit = _limit(p, 5.0)
+    value = _bounded(_method("step", limit), (_episode_state(p), action), limit)
+    if type(value) is not dict:
+        return {"problem": f"step returned a {_name_of(value)}, not a dict",
+                "repr": _safe_repr(value)}
+    rest = dict(value)
+    missing = "reward" not in rest
+    reward = rest.pop("reward", None)
+    problem = json_problem(rest, "step's result")
+    if problem is not None:
+        return {"problem": problem, "repr": _safe_repr(value)}
+    return {"result": rest, "reward": {"__type__": "missing", "repr": "no reward"} if missing
+            else _score_value(reward)}
+
+
+def m_policy(p: dict[str, Any]) -> Any:
+    """Multi-turn: ``reference_policy(state)``, the action as text (or its description)."""
+    limit = _limit(p, 5.0)
+    return _plain_text(_bounded(_method("reference_policy", limit), (_episode_state(p),), limit))
+
+
 def m_events(p: dict[str, Any]) -> list[str]:
     """Intern mode: what the guard refused since the last ``events`` question (subprocesses,
     reads outside the allowed folders, executed response text), then forgotten."""
@@ -1333,7 +1402,7 @@ def _sample_one(spec: Any, presets: dict[str, Any], limit: float,
 
 _HANDLERS = ("m_batch", "m_check", "m_construct", "m_drop", "m_events", "m_generate", "m_prompt",
              "m_probes", "m_roundtrip", "m_sample", "m_score", "m_solve", "m_stdin", "m_wrap",
-             "m_answer")
+             "m_answer", "m_reset", "m_step", "m_policy")
 #: Where the server's private namespace starts (see :func:`_private_namespace`).
 _RUNTIME = ("_main", "_hook", "_snapshot", *_HANDLERS)
 _CONTRACT_NAMES = ("LEVELS", "__init__", "_verify_correction", "case_generator",
@@ -1732,7 +1801,7 @@ def serve(argv: list[str], guard: bool = True) -> int:
         mode=mode, module_name=module, class_name=class_name, out=out, out_id=_identity(out),
         in_id=_identity(0), token=token, prefix=REPLY_OPEN + token + b'",', buf=bytearray(),
         pos=0, pending=[], pending_bytes=0, handlers={}, instances={}, next_handle=1, cls=None,
-        base=None, verify=None, shim=shim, checker=None, contract_snap=None, class_snap=None,
+        base=None, multi=None, verify=None, shim=shim, checker=None, contract_snap=None, class_snap=None,
         levels_at_load=None, sources={}, contract_names=_CONTRACT_NAMES, contract_reads={},
         hot=None, calls=0, clean=False, originals={}, engine_status=engine_status)
     s.handlers = {name[2:]: env[name] for name in _HANDLERS}
@@ -1740,6 +1809,8 @@ def serve(argv: list[str], guard: bool = True) -> int:
         s.base = shim.Basebootcamp
     if contract is not None:
         s.base = base = contract.BaseBootcamp
+        multi = vars(contract).get("MultiTurnBootcamp")
+        s.multi = multi if isinstance(multi, type) else None
         s.verify = _contract_copy(base.__dict__["verify_score"].__func__, builtins_copy)
         s.contract_snap = _contract_snapshot(env, contract, base, vars(builtins))
         s.contract_reads = _contract_reads(contract)

@@ -11,8 +11,9 @@ Rules (``Violation.rule``):
 ``size``             more than :data:`MAX_BYTES` bytes or :data:`MAX_LINES` lines
 ``syntax``           the code does not parse (line and column of the error)
 ``docstring``        the module does not begin with a docstring (task and provenance)
-``class``            not exactly one bootcamp class (subclass of ``BaseBootcamp`` or of
-                     ``CompiledBootcamp``, directly or through another class of the module)
+``class``            not exactly one bootcamp class (subclass of ``BaseBootcamp``, of
+                     ``CompiledBootcamp`` or of ``MultiTurnBootcamp``, directly or through
+                     another class of the module)
 ``methods``          the bootcamp class lacks a required method (:data:`REQUIRED_METHODS`)
 ``import``           an import outside :data:`ALLOWED_IMPORTS` (or a relative import)
 ``verify_override``  the bootcamp defines ``verify_score`` (only BaseBootcamp defines it)
@@ -32,6 +33,10 @@ Rules (``Violation.rule``):
                      ``_REFERENCE_PROGRAM``, ``TASK_TEXT`` or ``_TASK_TEXT`` bound other than
                      as ``synth.compiled.assemble`` writes them, or the contract's
                      ``run_program`` imported or used (the contract runs the program)
+``multi_turn``       in a ``MultiTurnBootcamp`` module: ``prompt_func``, ``reference_answer``,
+                     ``_verify_correction``, ``extract_output`` or ``wrap_answer`` defined
+                     (they follow from ``reset``, ``step`` and ``reference_policy``, or are
+                     the contract's), or ``MAX_TURNS`` not declared
 ``introspection``    access to frames, code objects or the module table (``gi_frame``,
                      ``tb_frame``, ``f_back``, ``_getframe``, ``modules`` ...), to a module the
                      allowlist does not grant through another one (``dataclasses.sys``,
@@ -170,6 +175,9 @@ _BASE_NAMES = {"synth": "BaseBootcamp", "intern": "Basebootcamp", "checker": "Ba
 #: and the names only ``synth.compiled.assemble`` binds.
 _COMPILED_BASE = "CompiledBootcamp"
 COMPILED_METHODS: tuple[str, ...] = ("case_generator", "render_stdin")
+#: The contract's base of multi-turn bootcamps (synth mode) and what its subclasses define.
+_MULTI_TURN_BASE = "MultiTurnBootcamp"
+MULTI_TURN_METHODS: tuple[str, ...] = ("case_generator", "reset", "step", "reference_policy")
 _PROGRAM_CONSTANT, _PROGRAM_ATTRIBUTE = "_REFERENCE_PROGRAM", "REFERENCE_PROGRAM"
 _TEXT_CONSTANT, _TEXT_ATTRIBUTE = "_TASK_TEXT", "TASK_TEXT"
 #: constant -> class attribute, of each embedding assemble writes
@@ -252,6 +260,7 @@ class _Linter(ast.NodeVisitor):
         self.module_aliases: set[str] = set()  # names bound to imported modules
         self.base_aliases: set[str] = {_BASE_NAMES[mode]}
         self.compiled_aliases: set[str] = {_COMPILED_BASE} if mode == "synth" else set()
+        self.multi_aliases: set[str] = {_MULTI_TURN_BASE} if mode == "synth" else set()
         self.program_nodes: set[int] = set()  # id() of the assembled embedding's targets
         self.docstrings: set[int] = set()  # id() of docstring Constant nodes
         self.params: list[set[str]] = []  # parameter names of the enclosing functions
@@ -298,6 +307,8 @@ class _Linter(ast.NodeVisitor):
                 self.base_aliases.add(alias.asname or alias.name)
             elif alias.name == _COMPILED_BASE and self.mode == "synth":
                 self.compiled_aliases.add(alias.asname or alias.name)
+            elif alias.name == _MULTI_TURN_BASE and self.mode == "synth":
+                self.multi_aliases.add(alias.asname or alias.name)
             elif alias.name == "run_program" and self.mode == "synth":
                 self.add(node, "compiled", "run_program is the contract's own: a "
                          "CompiledBootcamp runs its REFERENCE_PROGRAM itself")
@@ -555,11 +566,16 @@ class _Linter(ast.NodeVisitor):
             if isinstance(t, ast.Name)
         }
         compiled = self.mode == "synth" and any(self._is_compiled(c) for c in chain)
-        for method in COMPILED_METHODS if compiled else REQUIRED_METHODS[self.mode]:
+        multi = self.mode == "synth" and any(self._is_multi_turn(c) for c in chain)
+        required = COMPILED_METHODS if compiled else MULTI_TURN_METHODS if multi \
+            else REQUIRED_METHODS[self.mode]
+        for method in required:
             if method not in defined and method not in assigned:
                 self.add(leaf, "methods", f"{leaf.name} does not define {method}()")
         if self.mode != "synth":
             return
+        if multi:
+            self._multi_turn(chain, leaf, assigned)
         if compiled:
             for cls in chain:
                 for stmt in cls.body:
@@ -605,9 +621,32 @@ class _Linter(ast.NodeVisitor):
                 return True
             if name in self.compiled_aliases or (self.mode == "synth" and last == _COMPILED_BASE):
                 return True
+            if name in self.multi_aliases or (self.mode == "synth" and last == _MULTI_TURN_BASE):
+                return True
             if name in by_name and self._is_bootcamp(by_name[name], by_name, seen):
                 return True
         return False
+
+    def _multi_turn(self, chain: list[ast.ClassDef], leaf: ast.ClassDef, assigned: set[str]) -> None:
+        for cls in chain:
+            for stmt in cls.body:
+                for name in _bound_names(stmt) & {"prompt_func", "reference_answer",
+                                                  "_verify_correction", "extract_output",
+                                                  "wrap_answer"}:
+                    self.add(stmt, "multi_turn", f"{cls.name} defines {name}; a multi-turn "
+                             "bootcamp defines reset, step and reference_policy (the "
+                             "single-turn methods follow from them; actions are read from "
+                             "the answer tags by the contract)")
+        annotated = {stmt.target.id for cls in chain for stmt in cls.body
+                     if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)}
+        if "MAX_TURNS" not in assigned | annotated:
+            self.add(leaf, "multi_turn", f"{leaf.name} does not declare MAX_TURNS (the most "
+                     "steps an episode may take)")
+
+    def _is_multi_turn(self, cls: ast.ClassDef) -> bool:
+        """Whether one of the class's own bases is the contract's MultiTurnBootcamp."""
+        return any(n in self.multi_aliases or n.rsplit(".", 1)[-1] == _MULTI_TURN_BASE
+                   for n in _base_names(cls))
 
     def _is_compiled(self, cls: ast.ClassDef) -> bool:
         """Whether one of the class's own bases is the contract's CompiledBootcamp."""
