@@ -4,7 +4,8 @@ judged by the GNU Go engine.
 A case is a position on a 9x9 or 13x13 board reached by seeded, randomised self-play: the first
 plies are random legal moves off the edge (drawn from ``self.rng``), the rest are GNU Go's own
 moves at a low level, each drawn by ``self.rng`` among the engine's top three. The level sets the
-board size and the game phase (opening: few plies; middle game: many). The model sees the board
+board size and the game phase (easy: 9x9 opening, medium: 9x9 middle game, hard: 13x13 opening,
+expert: 13x13 middle game; an opening has few plies, a middle game many). The model sees the board
 as ASCII art with coordinates, the stones captured, the recent moves, whose turn it is and the
 points where that side may not play (suicide, ko), and answers with one point in GTP notation
 (``D4``; the column letters skip ``I``).
@@ -56,10 +57,10 @@ class GoMoveBootcamp(BaseBootcamp):
 
     ENGINES = ("gnugo",)
     LEVELS = {
-        "9x9_opening": {"size": 9, "phase": "opening"},
-        "9x9_middle": {"size": 9, "phase": "middle"},
-        "13x13_opening": {"size": 13, "phase": "opening"},
-        "13x13_middle": {"size": 13, "phase": "middle"},
+        "easy": {"size": 9, "phase": "opening"},
+        "medium": {"size": 9, "phase": "middle"},
+        "hard": {"size": 13, "phase": "opening"},
+        "expert": {"size": 13, "phase": "middle"},
     }
 
     def __init__(self, seed: int | None = None, size: int = 9, phase: str = "opening") -> None:

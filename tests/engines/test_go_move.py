@@ -25,7 +25,7 @@ from synth.sandbox.methods import MethodServer
 MODULE_PATH = Path(__file__).resolve().parents[2] / "generated_bootcamps/handwritten/go_move.py"
 #: The 200 positions of the acceptance criterion, by level (fewer of the costly 13x13 middle
 #: games, whose self-play takes the longest).
-POSITIONS = {"9x9_opening": 60, "9x9_middle": 60, "13x13_opening": 45, "13x13_middle": 35}
+POSITIONS = {"easy": 60, "medium": 60, "hard": 45, "expert": 35}
 
 
 def _load() -> ModuleType:
@@ -147,14 +147,14 @@ def test_what_scores_zero(positions: list[dict[str, Any]]) -> None:
 
 def test_cases_are_deterministic_in_another_process() -> None:
     here = {}
-    for level in ("9x9_opening", "13x13_middle"):
+    for level in ("easy", "expert"):
         camp = Bootcamp.from_level(level, seed=5)
         here[level] = [camp.case_generator() for _ in range(2)]
     there = cases_in_subprocess(MODULE_PATH, "GoMoveBootcamp", seed=5, count=2,
-                                hash_seed="4242", levels=["9x9_opening", "13x13_middle"])
+                                hash_seed="4242", levels=["easy", "expert"])
     assert here == there
-    other = Bootcamp.from_level("9x9_opening", seed=6).case_generator()
-    assert other != here["9x9_opening"][0]
+    other = Bootcamp.from_level("easy", seed=6).case_generator()
+    assert other != here["easy"][0]
 
 
 def test_levels_set_board_size_and_phase(positions: list[dict[str, Any]]) -> None:
