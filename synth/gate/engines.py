@@ -48,8 +48,8 @@ def load_problem(source: str, info: dict[str, Any]) -> dict[str, Any] | None:
         return None
     needs = ", ".join(name for name, _ in missing)
     why = "; ".join(f"{name}: {text}" for name, text in missing)
-    hints = "; ".join(f"install {REGISTRY[name].package}" for name, _ in missing
-                      if name in REGISTRY)
+    hints = "; ".join(f"install {REGISTRY[name].package}" for name, text in missing
+                      if name in REGISTRY and "install" not in text)
     return {"status": "error", "severity": "cannot_judge", "finding": "missing_engine",
             "reason": f"cannot judge: needs {needs} ({why})" + (f"; {hints}" if hints else ""),
             "artifacts": {"missing_engines": needs, "engine_errors": why}}

@@ -1,0 +1,105 @@
+"""The gate and declared engines: `synth check` on the Go move bootcamp passes with GNU Go and
+says "cannot judge: needs gnugo" (exit 3) on a backend without it; the engine's version is
+recorded; engine bootcamps get engine-sized time budgets."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+import typer
+from helpers import ALL_BACKENDS, assert_no_leftovers, pids_with, require_backend
+from typer.testing import CliRunner
+
+from synth.commands.check import check_command
+from synth.gate import engines as gate_engines
+from synth.gate.report import CheckConfig
+from synth.gate.run import run_checks
+from synth.sandbox import methods
+
+GO_MOVE = Path(__file__).resolve().parents[2] / "generated_bootcamps/handwritten/go_move.py"
+
+app = typer.Typer()
+app.command("check")(check_command)
+
+
+@app.callback()
+def _root() -> None:
+    """Keep `check` a named subcommand, as in synth/cli.py."""
+
+
+def _invoke(*args: str) -> typer.testing.Result:  # type: ignore[name-defined]
+    return CliRunner().invoke(app, ["check", *args], env={"COLUMNS": "250"})
+
+
+@pytest.fixture
+def no_gnugo_in_the_sandbox(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine client shipped into sandbox jobs looks for GNU Go where no backend has it."""
+    source = methods._ENGINES_SOURCE
+    paths = '("/usr/games/gnugo", "/usr/bin/gnugo", "/usr/local/bin/gnugo")'
+    assert paths in source
+    monkeypatch.setattr(methods, "_ENGINES_SOURCE",
+                        source.replace(paths, '("/nonexistent/games/gnugo",)'))
+
+
+def test_load_problem_and_versions() -> None:
+    source = GO_MOVE.read_text(encoding="utf-8")
+    ok = {"engine_status": {"gnugo": {"ok": True, "version": "GNU Go 3.8"}}}
+    assert gate_engines.load_problem(source, ok) is None
+    assert gate_engines.engine_versions(ok) == "gnugo: GNU Go 3.8"
+    for info in ({}, {"engine_status": {"gnugo": {"ok": False, "error": "it is not here"}}}):
+        problem = gate_engines.load_problem(source, info)
+        assert problem is not None
+        assert problem["severity"] == "cannot_judge" and problem["status"] == "error"
+        assert problem["reason"].startswith("cannot judge: needs gnugo")
+        assert "apt-get install -y gnugo" in problem["reason"]
+    assert gate_engines.load_problem("class A:\n    x = 1\n", {}) is None
+
+
+def test_engine_bootcamps_get_engine_sized_budgets() -> None:
+    cfg = CheckConfig()
+    source = GO_MOVE.read_text(encoding="utf-8")
+    grown = gate_engines.budgets(cfg, source)
+    assert grown.call_mean_s > cfg.call_mean_s and grown.gen_mean_s > cfg.gen_mean_s
+    assert grown.limits.wall_s > cfg.limits.wall_s
+    assert grown.cases_per_level == cfg.cases_per_level
+    assert gate_engines.budgets(cfg, "class A:\n    pass\n") is cfg
+
+
+@pytest.mark.parametrize("backend", ALL_BACKENDS)
+def test_without_the_engine_the_gate_cannot_judge(backend: str,
+                                                  no_gnugo_in_the_sandbox: None) -> None:
+    require_backend(backend)
+    start = time.monotonic()
+    report = run_checks(GO_MOVE.read_text(encoding="utf-8"), backend=backend)
+    load = next(c for c in report.checks if c.name == "load")
+    assert report.verdict == "cannot_judge", load
+    assert load.severity == "cannot_judge" and load.finding == "missing_engine"
+    assert load.reason.startswith("cannot judge: needs gnugo")
+    assert not report.passed
+    assert time.monotonic() - start < 60
+
+
+def test_synth_check_says_cannot_judge_and_exits_3(no_gnugo_in_the_sandbox: None) -> None:
+    res = _invoke(str(GO_MOVE), "--sandbox", "bwrap", "--json")
+    assert res.exit_code == 3, res.output
+    report, _ = json.JSONDecoder().raw_decode(res.output)
+    load = next(c for c in report["checks"] if c["name"] == "load")
+    assert "cannot judge: needs gnugo" in load["reason"]
+
+
+@pytest.mark.slow
+def test_synth_check_passes_with_the_engine_and_records_its_version() -> None:
+    before = pids_with("/usr/games/gnugo")
+    start = time.monotonic()
+    res = _invoke(str(GO_MOVE), "--sandbox", "bwrap", "--json")
+    elapsed = time.monotonic() - start
+    assert res.exit_code == 0, res.output
+    report, _ = json.JSONDecoder().raw_decode(res.output)
+    assert report["passed"] is True
+    load = next(c for c in report["checks"] if c["name"] == "load")
+    assert load["artifacts"]["engines"].startswith("gnugo: GNU Go 3.")
+    print(f"\nsynth check go_move.py (bwrap): passed in {elapsed:.0f}s")
+    assert_no_leftovers("/usr/games/gnugo", before=before)
