@@ -52,10 +52,11 @@ plus fields by kind):
     reject      reason_code, reason
     task_error  error, traceback
     task_end    status (accepted|rejected|failed|skipped|not_started), reason_code, reason, bootcamp
-    ray_task    node, pid: the Ray node and process that runs (an attempt of) the task's graph
-                (``--executor ray`` only; a retried task has one per attempt)
-    ray_limits  endpoints: {endpoint: limit, max_held, granted, lapsed, ...} of the cluster-wide
-                model-call limits (``--executor ray`` only, before run_end)
+    ray_task    node, pid, waited_s (since submission): the Ray node and process that runs (an
+                attempt of) the task's graph (``--executor ray`` only; one per attempt)
+    ray_stats   endpoints: {endpoint: limit, max_held, granted, lapsed, ...} of the cluster-wide
+                model-call limits; tasks: count and mean/max of waited_s, setup_s, graph_s,
+                drain_s, returned_s (``--executor ray`` only, before run_end)
     run_end     run_id, tokens_in, tokens_out, tokens_cached, llm_calls, llm_seconds, cost_usd,
                 elapsed_s, budget_stopped, counts, reasons
 """

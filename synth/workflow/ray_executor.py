@@ -44,11 +44,11 @@ import tempfile
 import threading
 import time
 import uuid
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Literal
 
 import ray
@@ -75,153 +75,23 @@ from synth.workflow.orchestrator import (
     thread_config,
     warm_prefixes,
 )
+from synth.workflow.ray_actors import LEASE_TTL_S, EndpointLimiter, EventSink, LibraryWriter
 
 #: logical CPUs a task graph asks of Ray: most of its time it waits for the model
 TASK_CPUS = 0.25
 #: retries of a task whose worker died (each continues from the task's last checkpoint)
 MAX_RETRIES = 5
-#: seconds after which a lease of a holder that stopped renewing it lapses
-LEASE_TTL_S = 60.0
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+#: the snapshot of a thread that has no checkpoint yet
+NOT_STARTED = SimpleNamespace(values=None, next=())
 
 
 def checkpoint_file(run_root: Path, task_id: str) -> Path:
     """The task's own SQLite checkpoint file (a hash keeps two similar ids apart)."""
     digest = hashlib.sha256(task_id.encode()).hexdigest()[:10]
     return run_root / RAY_CHECKPOINTS / f"{task_slug(task_id)[:100]}-{digest}.sqlite"
-
-
-# -- actors on the driver's node ----------------------------------------------------------------
-
-
-class LibraryWriter:
-    """The one writer of the library: each call runs alone (a sync actor), so a record, its
-    module and its checker file are written by one process, in the order the calls arrive."""
-
-    def __init__(self, root: str) -> None:
-        self.library = Library(root)
-        self.library.root.mkdir(parents=True, exist_ok=True)
-        self._reserved: dict[str, str] = {}  # name -> task id that was given it, until commit
-
-    def has_task(self, source: str, task_id: str) -> BootcampRecord | None:
-        return self.library.has_task(source, task_id)
-
-    def unique_name(self, base: str, holder: str) -> str:
-        """A free name, also kept from other tasks until ``holder`` commits (two workers may
-        ask for the same base name between their commits)."""
-        name = self.library.unique_name(base)
-        others = {n for n, h in self._reserved.items() if h != holder}
-        if name in others:
-            taken = set(self.library.read_manifest().by_name()) | others
-            i = 2
-            while f"{name}_{i}" in taken:
-                i += 1
-            name = f"{name}_{i}"
-        self._reserved[name] = holder
-        return name
-
-    def commit(self, kwargs: dict[str, Any]) -> tuple[BootcampRecord | None, str]:
-        """``Library.commit(**kwargs)``: (record, "") or (None, the refusal's message)."""
-        try:
-            record = self.library.commit(**kwargs)
-        except LibraryError as exc:
-            return None, str(exc)
-        self._reserved.pop(record.name, None)
-        return record, ""
-
-    def write_file(self, rel: str, text: str) -> None:
-        self.library.write_file(rel, text)
-
-    def remove_file(self, rel: str) -> None:
-        self.library.remove_file(rel)
-
-
-class EventSink:
-    """The one writer of ``events.jsonl``; keeps the model calls' totals for the live view."""
-
-    def __init__(self, path: str) -> None:
-        self.log = EventLog(Path(path))
-        self.totals = {"tokens_in": 0, "tokens_out": 0, "tokens_cached": 0, "cost_usd": 0.0,
-                       "llm_calls": 0, "events": 0}
-
-    def append(self, text: str, usage: tuple[int, int, int, float] | None) -> None:
-        self.log.write(text)
-        self.totals["events"] += text.count("\n")
-        if usage is not None:
-            tin, tout, cached, cost = usage
-            self.totals["tokens_in"] += tin
-            self.totals["tokens_out"] += tout
-            self.totals["tokens_cached"] += cached
-            self.totals["cost_usd"] += cost
-            self.totals["llm_calls"] += 1
-
-    def read_totals(self) -> dict[str, float]:
-        return dict(self.totals)
-
-
-class EndpointLimiter:
-    """An async semaphore of ``limit`` leases for one endpoint, shared by the whole cluster.
-    Leases are granted first come, first served; ``stats`` says the most ever held at once."""
-
-    def __init__(self, limit: int, ttl_s: float = LEASE_TTL_S) -> None:
-        self.limit = limit
-        self.ttl_s = ttl_s
-        self.leases: dict[str, tuple[str, float]] = {}  # lease id -> (holder's node, renewed)
-        self.waiters: OrderedDict[str, tuple[asyncio.Future[bool], str]] = OrderedDict()
-        self.max_held = 0
-        self.granted = 0
-        self.lapsed = 0
-        self._janitor: asyncio.Task[None] | None = None
-
-    async def acquire(self, lease: str, node: str) -> bool:
-        if self._janitor is None:
-            self._janitor = asyncio.get_running_loop().create_task(self._sweep())
-        fut: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self.waiters[lease] = (fut, node)
-        self._grant()
-        return await fut
-
-    def renew(self, lease: str) -> None:
-        if lease in self.leases:
-            self.leases[lease] = (self.leases[lease][0], time.monotonic())
-
-    def release(self, lease: str) -> None:
-        """Give a lease back (or give up waiting for it)."""
-        self.leases.pop(lease, None)
-        waiting = self.waiters.pop(lease, None)
-        if waiting is not None and not waiting[0].done():
-            waiting[0].set_result(False)
-        self._grant()
-
-    def stats(self) -> dict[str, int]:
-        return {"limit": self.limit, "held": len(self.leases), "max_held": self.max_held,
-                "waiting": len(self.waiters), "granted": self.granted, "lapsed": self.lapsed}
-
-    def _grant(self) -> None:
-        while self.waiters and len(self.leases) < self.limit:
-            lease, (fut, node) = self.waiters.popitem(last=False)
-            if fut.done():
-                continue
-            self.leases[lease] = (node, time.monotonic())
-            self.granted += 1
-            self.max_held = max(self.max_held, len(self.leases))
-            fut.set_result(True)
-
-    async def _sweep(self) -> None:
-        """Take back the leases of dead holders: lapsed ones at once, and, while requests
-        wait, those of nodes the cluster has declared dead (checked every 2 s at most)."""
-        while True:
-            await asyncio.sleep(1.0)
-            now = time.monotonic()
-            gone = {k for k, (_, t) in self.leases.items() if now - t > self.ttl_s}
-            if self.waiters and self.leases:
-                alive = {n["NodeID"] for n in ray.nodes() if n.get("Alive")}
-                gone |= {k for k, (node, _) in self.leases.items() if node not in alive}
-                await asyncio.sleep(1.0)
-            for k in gone:
-                if self.leases.pop(k, None) is not None:
-                    self.lapsed += 1
-            self._grant()
 
 
 # -- in the worker: stand-ins for the driver's objects ------------------------------------------
@@ -372,7 +242,7 @@ class TaskJob:
     exemplar_root: str | None = None
     overrides: dict[str, Any] | None = None
     lease_ttl_s: float = LEASE_TTL_S
-    extra: dict[str, Any] = field(default_factory=dict)
+    submitted: float = 0.0  # time.time() at submission
 
 
 @ray.remote
@@ -382,13 +252,15 @@ def run_task(job: TaskJob) -> dict[str, Any]:
 
 
 async def _task_main(job: TaskJob) -> dict[str, Any]:
+    t0 = time.time()
     cfg = job.config
     task = TaskDescription.model_validate(job.task)
     node = ray.get_runtime_context().get_node_id()
     run = Run(Path(job.run_root), job.run_id, cfg)
     events = ForwardingEventLog(run.root / "events.jsonl", job.sink)
     run.events = events
-    events.emit("ray_task", task.id, node=node, pid=os.getpid())
+    events.emit("ray_task", task.id, node=node, pid=os.getpid(),
+                waited_s=round(t0 - job.submitted, 4) if job.submitted else None)
     llm = LLMClient(dict(job.roles), prices=cfg.prices, max_concurrency=cfg.llm_concurrency,
                     on_record=ledger_sink(run), transcript_dir=run.root / "transcripts",
                     limiter=ClusterLimits(job.limiters, node, job.lease_ttl_s))
@@ -404,12 +276,17 @@ async def _task_main(job: TaskJob) -> dict[str, Any]:
             graph: Any = build_graph().compile(checkpointer=saver)
             snap = await graph.aget_state(thread_config(task.id))
             outcome = settled(task, snap, library, cfg.force)
+            t1 = time.time()
             if outcome is None:
                 outcome = await invoke(graph, task, snap, ctx)
+            t2 = time.time()
     finally:
         await llm.aclose()
         events.drain()
-    return {"outcome": outcome.model_dump(mode="json"), "node": node, "pid": os.getpid()}
+    end = time.time()
+    return {"outcome": outcome.model_dump(mode="json"), "node": node, "pid": os.getpid(),
+            "waited_s": t0 - job.submitted, "setup_s": t1 - t0, "graph_s": t2 - t1,
+            "drain_s": end - t2, "ended": end}
 
 
 # -- the driver ---------------------------------------------------------------------------------
@@ -434,6 +311,23 @@ def connect(address: str | None) -> bool:
                        "`ray start --head` (and `ray start --address HEAD` on every worker "
                        "node) or pass --ray-address") from None
     return True
+
+
+#: where a Ray task's time goes: submitted -> started (waited), its setup (client, context,
+#: checkpointer, graph), the graph, the wait for its events to be written (drain)
+TIMINGS = ("waited_s", "setup_s", "graph_s", "drain_s")
+
+
+def _timing_summary(timings: list[dict[str, float]]) -> dict[str, Any]:
+    """Mean and max of each timing over the run's Ray tasks (plus returned_s: the task's end to
+    the driver's receipt)."""
+    if not timings:
+        return {"count": 0}
+    out: dict[str, Any] = {"count": len(timings)}
+    for key in (*TIMINGS, "returned_s"):
+        values = [t[key] for t in timings]
+        out[key] = {"mean": round(sum(values) / len(values), 4), "max": round(max(values), 4)}
+    return out
 
 
 @contextlib.contextmanager
@@ -523,17 +417,24 @@ async def execute_ray(
 
     slots = asyncio.Semaphore(cfg.concurrency)
     roles = dict(llm.roles)
+    timings: list[dict[str, float]] = []
 
     async def one(task: TaskDescription) -> TaskOutcome:
         async with slots:
-            if ctx_budget_exhausted() and not checkpoint_file(run.root, task.id).exists():
+            started = checkpoint_file(run.root, task.id).exists()
+            if not started:  # in the library already: no Ray task (the driver reads its library)
+                skipped = settled(task, NOT_STARTED, library, cfg.force)
+                if skipped is not None:
+                    return skipped
+            if ctx_budget_exhausted() and not started:
                 summary.budget_stopped = True
                 return budget_outcome(task)
             job = TaskJob(run_root=str(run.root), run_id=run.run_id, config=cfg, roles=roles,
                           task=task.model_dump(mode="json"), library_root=str(library.root),
                           writer=writer, sink=sink, limiters=limiters,
                           exemplar_root=str(exemplar_library.root) if exemplar_library else None,
-                          overrides=overrides, lease_ttl_s=opts.lease_ttl_s)
+                          overrides=overrides, lease_ttl_s=opts.lease_ttl_s,
+                          submitted=time.time())
             ref = run_task.options(num_cpus=opts.task_cpus, max_retries=opts.max_retries,
                                    retry_exceptions=False, scheduling_strategy="SPREAD").remote(job)
             try:
@@ -543,6 +444,8 @@ async def execute_ray(
                                 traceback="")
                 return TaskOutcome(task_id=task.id, status="failed", reason_code="worker_lost",
                                    reason=f"{type(exc).__name__}: {str(exc)[:250]}")
+        timings.append({k: float(result[k]) for k in TIMINGS}
+                       | {"returned_s": time.time() - float(result["ended"])})
         return TaskOutcome.model_validate(result["outcome"])
 
     def ctx_budget_exhausted() -> bool:
@@ -571,7 +474,8 @@ async def execute_ray(
                 await tick
         with contextlib.suppress(Exception):
             stats = await asyncio.gather(*[a.stats.remote() for a in limiters.values()])
-            run.events.emit("ray_limits", None, endpoints=dict(zip(limiters, stats, strict=True)))
+            run.events.emit("ray_stats", None, endpoints=dict(zip(limiters, stats, strict=True)),
+                            tasks=_timing_summary(timings))
         forwarded.drain()
         with contextlib.suppress(Exception):
             await follow()

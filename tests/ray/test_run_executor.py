@@ -365,7 +365,7 @@ def test_the_endpoint_limit_holds_across_the_cluster(ray_cluster: LocalRayCluste
     print(f"\n{len(calls)} calls in {elapsed:.1f}s; at most {seen} in flight at the endpoint "
           f"(limit {limit})")
     assert 2 <= seen <= limit
-    stats = next(e for e in events if e["kind"] == "ray_limits")["endpoints"]
+    stats = next(e for e in events if e["kind"] == "ray_stats")["endpoints"]
     assert [s["max_held"] for s in stats.values()] == [limit]
     # every attempt of a call held a lease (a call cancelled by the early stop may have held one)
     assert sum(s["granted"] for s in stats.values()) >= sum(e["attempts"] for e in calls)
