@@ -28,6 +28,7 @@ __all__ = [
     "ARTIFACT_CAP",
     "CHECK_NAMES",
     "FINDINGS",
+    "MULTI_TURN_CHECK_NAMES",
     "CheckConfig",
     "CheckReport",
     "CheckResult",
@@ -44,6 +45,13 @@ CHECK_NAMES: tuple[str, ...] = (
     "static", "load", "construct", "generate", "determinism", "diversity", "prompt",
     "self_consistency", "purity", "mutation", "garbage", "answer_probes", "case_fields",
     "differential", "oracle", "levels", "timing", "consistency", "contract",
+)
+#: The checks of a multi-turn bootcamp (``MultiTurnBootcamp``: reset/step episodes), in the
+#: order they run (:mod:`synth.gate.episodes`); the single-turn answer checks do not apply.
+MULTI_TURN_CHECK_NAMES: tuple[str, ...] = (
+    "static", "load", "construct", "generate", "determinism", "diversity", "observation",
+    "reference_policy", "unusual_actions", "degenerate_policies", "state_purity",
+    "episode_determinism", "turn_limit", "terminal", "levels", "timing", "contract",
 )
 #: Largest artifact kept per entry (characters): sized for the revise prompt.
 ARTIFACT_CAP = 2000
@@ -63,6 +71,10 @@ FINDINGS: tuple[str, ...] = (
     "sandbox_refused",
     # case fields of such classes (synth.gate.intern_fields)
     "constant_answer_field", "answer_leak", "prompt_missing_info",
+    # multi-turn bootcamps (synth.gate.episodes)
+    "reference_loses", "step_crashes", "slow_step", "rewards_illegal_actions",
+    "degenerate_policy_wins", "hidden_state", "nondeterministic_episode", "episode_never_ends",
+    "terminal_changes", "malformed_step",
 )
 #: What a finding means for the verdict (see the module docstring).
 Severity = Literal["reject", "convention", "cannot_judge"]
@@ -171,6 +183,16 @@ class CheckConfig(BaseModel):
     main_hashseed: int = Field(default=1, ge=0, le=4294967295)
     child_hashseed: int = Field(default=2, ge=0, le=4294967295)
     limits: Limits = Limits(wall_s=60, cpu_s=60, memory_mb=1024, pids=64)
+    # multi-turn bootcamps (synth.gate.episodes)
+    episode_cases: int = Field(default=8, ge=1, le=200)  # reference episodes per level
+    policy_cases: int = Field(default=4, ge=1, le=100)  # episodes per level per policy
+    replay_steps: int = Field(default=80, ge=1, le=2000)  # steps replayed by state_purity
+    step_limit_s: float = Field(default=2.0, gt=0, le=60)  # one reset/step/policy call
+    step_mean_s: float = Field(default=0.05, gt=0, le=60)
+    step_max_s: float = Field(default=1.0, gt=0, le=60)
+    episode_budget_s: float = Field(default=20.0, gt=0, le=600)  # bootcamp time per check
+    degenerate_max_mean: float = Field(default=0.3, ge=0, le=1)  # constant/random policies
+    illegal_max_score: float = Field(default=0.1, ge=0, le=1)  # empty/garbage/long actions
 
 
 class CheckReport(BaseModel):

@@ -11,6 +11,9 @@ with a shim (``synth/sandbox/intern_shim.py``): the checks that need what such c
 ``convention`` findings (the static gate's among them), and a missing dependency of the audited
 code is ``cannot_judge`` (:mod:`synth.gate.severity`). Given an independent checker, such a
 module gets the differential check too (it needs no reference answer: :class:`_Audit`).
+
+A multi-turn bootcamp (its class derives from ``MultiTurnBootcamp``) gets the episode checks of
+:mod:`synth.gate.episodes` instead of the single-turn answer checks.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from typing import Literal
 
 from synth import pyast
 from synth.gate import engines
+from synth.gate.episodes import EpisodeSuite, declares_multi_turn
 from synth.gate.report import CHECK_NAMES, CheckConfig, CheckReport, CheckResult, CheckStatus
 from synth.gate.suite import NO_REFERENCE, Suite
 from synth.sandbox import get_backend
@@ -111,12 +115,14 @@ def run_checks(
                    for n in CHECK_NAMES[2:]]
     else:
         t0 = time.perf_counter()
-        kind = _Audit if mode == "intern" and checker is not None else Suite
+        kind: type[Suite] = _Audit if mode == "intern" and checker is not None else Suite
+        if mode == "native" and declares_multi_turn(source):
+            kind = EpisodeSuite  # reset/step episodes: the multi-turn checks
         suite = kind(cfg, source, mode=mode, relative=relative, reference=reference,
                      backend=runner, checker=checker, example_inputs=example_inputs)
         done = suite.run()
         sandbox_s = time.perf_counter() - t0
-        checks += [CheckResult(name=n, **done[n]) for n in CHECK_NAMES if n != "static"]
+        checks += [CheckResult(name=n, **done[n]) for n in suite.names if n != "static"]
     infra = any(c.status is CheckStatus.SANDBOX_ERROR for c in checks)
     passed = not infra and all(c.ok for c in checks)
     return CheckReport(

@@ -87,6 +87,9 @@ def mean(xs: list[float]) -> float:
 class Suite:
     """State shared by the checks of one candidate (see the module docstring)."""
 
+    #: The checks of the report, in order (a multi-turn bootcamp's suite has its own).
+    names: tuple[str, ...] = CHECK_NAMES
+
     def __init__(self, cfg: Any, source: str, *, mode: str, relative: bool,
                  reference: str | None, backend: Backend, checker: str | None = None,
                  example_inputs: list[str] | None = None) -> None:
@@ -345,6 +348,10 @@ class Suite:
         except Failure as f:
             return failure_result(f, "importing the module:")
         name = self.info["class"]
+        if self.info.get("multi_turn") is True and type(self).names == CHECK_NAMES:
+            return result("failed", f"{name} is a MultiTurnBootcamp, but the module does not "
+                          "derive its class from MultiTurnBootcamp by that name (the gate picks "
+                          "the multi-turn checks from the source): subclass it directly")
         if self.cand.tampering:
             return result("failed", "the module changed the bootcamp contract at import: "
                           + "; ".join(self.cand.tampering[:3]), finding="contract_tampered")

@@ -25,5 +25,7 @@ def test_shipped_bootcamp_passes_the_gate(path, process_backend):
     report = run_checks_file(path, reference=ref if ref.is_file() else None,
                              backend=process_backend)
     assert report.passed, report.feedback()
-    assert report.get("oracle").status is (CheckStatus.PASSED if ref.is_file()
-                                            else CheckStatus.SKIPPED)
+    oracle = report.get("oracle")  # a multi-turn bootcamp's suite has no oracle check
+    assert oracle is not None or report.get("reference_policy") is not None
+    if oracle is not None:
+        assert oracle.status is (CheckStatus.PASSED if ref.is_file() else CheckStatus.SKIPPED)
