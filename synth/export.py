@@ -120,8 +120,12 @@ def case_seed(seed: int, name: str, split: str, index: int) -> int:
 
 
 def make_row(name: str, split: str, index: int, sample: Sample) -> dict[str, Any]:
-    """One verl row from a validated sample (``ground_truth`` is the case's canonical JSON)."""
-    return {
+    """One verl row from a validated sample (``ground_truth`` is the case's canonical JSON).
+
+    A multi-turn bootcamp's row is an episode: the prompt is its first observation, the ground
+    truth its identity, and ``extra_info`` also says ``multi_turn: true`` and ``max_turns``
+    (the episode is played with :func:`synth.rollout.rollout`)."""
+    row: dict[str, Any] = {
         "data_source": f"bootcamp/{name}",
         "prompt": [{"role": "user", "content": sample.prompt}],
         "ability": "reasoning",
@@ -134,6 +138,9 @@ def make_row(name: str, split: str, index: int, sample: Sample) -> dict[str, Any
             "split": split,
         },
     }
+    if sample.max_turns is not None:
+        row["extra_info"].update(multi_turn=True, max_turns=sample.max_turns)
+    return row
 
 
 def _prompt_key(row: dict[str, Any]) -> str:

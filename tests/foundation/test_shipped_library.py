@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from synth.bootcamp import BaseBootcamp
+from synth.bootcamp import BaseBootcamp, MultiTurnBootcamp
 from synth.library import Library
 
 LIB = Library()
@@ -78,12 +78,29 @@ def test_typo_parameter_raises(name: str):
         cls(seed=1, definitely_not_a_parameter=3)
 
 
+def _reference_episode(cls: type[MultiTurnBootcamp], case: dict) -> tuple[list[str], dict]:
+    """A multi-turn bootcamp's reference episode from ``case``: (actions, last step)."""
+    _, state = cls.reset(case)
+    actions, step = [], {"reward": 0.0, "done": False}
+    for _ in range(cls.MAX_TURNS):
+        actions.append(cls.reference_policy(state))
+        step = cls.step(state, actions[-1])
+        state = step["state"]
+        if step["done"]:
+            break
+    return actions, step
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_self_consistency_on_200_cases_per_level(name: str):
     cls = LIB.load_bootcamp(name)
     for level in cls.LEVELS:
         for case in _cases(cls, level):
             assert json.loads(json.dumps(case)) == case
+            if issubclass(cls, MultiTurnBootcamp):  # the reference episode reaches 1.0
+                _, last = _reference_episode(cls, case)
+                assert last["done"] and last["reward"] == 1.0, (level, case)
+                continue
             answer = cls.reference_answer(case)
             assert cls.verify_score(cls.wrap_answer(answer), case) == 1.0, (level, case)
 
@@ -129,7 +146,10 @@ def test_distinct_cases_and_varied_answers(name: str):
         else:
             first = {json.dumps(c, sort_keys=True) for c in cases[:40]}
             assert len(first) >= 10, (level, len(first))
-        answers = {cls.reference_answer(c) for c in cases}
+        if issubclass(cls, MultiTurnBootcamp):  # an episode's answer is its actions
+            answers = {"\n".join(_reference_episode(cls, c)[0]) for c in cases}
+        else:
+            answers = {cls.reference_answer(c) for c in cases}
         assert len(answers) > 1, level
 
 

@@ -1,0 +1,250 @@
+"""The rollout loop of multi-turn bootcamps: play one episode with any OpenAI-compatible model.
+
+A multi-turn bootcamp (``synth.bootcamp.MultiTurnBootcamp``) is an environment: ``reset``
+gives the first observation, each ``step`` the next one and the score so far. This loop drives
+it from trusted code, with the bootcamp in a sandboxed method server (never imported here) and
+the model behind the official ``openai`` client::
+
+    import asyncio, openai
+    from synth.rollout import rollout
+
+    client = openai.AsyncOpenAI(base_url="http://127.0.0.1:8080/v1", api_key="none")
+    result = asyncio.run(rollout("mastermind", identity, client, model="my-model"))
+    result.score          # the episode's final score, in [0, 1]
+    result.transcript()   # every observation, response, action and reward
+
+``identity`` is an exported row's ``reward_model.ground_truth`` (the case's JSON, a str or the
+parsed dict); ``synth export`` marks such rows ``extra_info.multi_turn``. Each turn:
+
+1. the observation is sent as a user message after the conversation so far (``history="full"``,
+   the default) or alone (``history="last"``: every observation states the game so far);
+2. the action is the text of the model's last ``<answer>...</answer>`` -- the contract's own
+   ``extract_output``, run here -- or ``""`` when it gave none (the bootcamp scores that by its
+   rules: it never ends the loop);
+3. ``step(state, action)`` in the sandbox; its reply is validated here
+   (:func:`synth.sampling.parse_step`: the reward a finite float in [0, 1], the state a JSON
+   dict), and the loop ends when the episode is done or after ``MAX_TURNS`` steps.
+
+The state never leaves this process but as the JSON passed to the next ``step``; the model
+sees only observations. Many rollouts of one bootcamp can share one :class:`EpisodeEnv` (one
+sandbox session; not thread-safe: one episode at a time per env). A model call's failure
+propagates (``openai`` exceptions); a bootcamp that breaks the contract raises
+:class:`RolloutError` naming the turn.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from synth.bootcamp import BaseBootcamp
+from synth.sampling import (
+    EpisodeStep,
+    multi_turn_info,
+    parse_case,
+    parse_reset,
+    parse_step,
+)
+from synth.sandbox.base import Backend, Outcome, SandboxUnavailableError
+from synth.sandbox.kit import canonical
+from synth.sandbox.methods import MethodServer, server_limits
+
+__all__ = ["EpisodeEnv", "RolloutError", "RolloutResult", "Turn", "replay", "rollout"]
+
+
+class RolloutError(Exception):
+    """The bootcamp could not play the episode (it did not load, is not multi-turn, or broke
+    the contract at some turn)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One turn: what the model was shown and said, the action taken, and the step's reply."""
+
+    observation: str
+    response: str
+    action: str
+    reward: float
+    done: bool
+
+
+@dataclass
+class RolloutResult:
+    bootcamp: str
+    identity: dict[str, Any]
+    turns: list[Turn] = field(default_factory=list)
+    messages: list[dict[str, str]] = field(default_factory=list)
+    #: the final score: the last step's reward (0.0 when no step was taken)
+    score: float = 0.0
+    done: bool = False
+    elapsed_s: float = 0.0
+
+    @property
+    def actions(self) -> list[str]:
+        return [t.action for t in self.turns]
+
+    def transcript(self) -> str:
+        lines = []
+        for n, turn in enumerate(self.turns, 1):
+            lines += [f"--- turn {n}", f"observation: {turn.observation}",
+                      f"response: {turn.response}",
+                      f"action: {turn.action!r} -> reward {turn.reward:g}, done {turn.done}"]
+        lines.append(f"score: {self.score:g} ({'done' if self.done else 'not done'})")
+        return "\n".join(lines)
+
+
+class EpisodeEnv:
+    """One multi-turn bootcamp in a sandboxed method server, driven from this process: every
+    reply validated. ``code`` is the module source (``EpisodeEnv.from_library(name)`` takes it,
+    hash-checked, from the library)."""
+
+    def __init__(self, code: str, *, name: str = "bootcamp", class_name: str = "",
+                 backend: str | Backend = "auto", step_limit_s: float = 5.0) -> None:
+        self.name = name
+        self.step_limit_s = step_limit_s
+        self.server = MethodServer(code, backend=backend, class_name=class_name,
+                                   limits=server_limits(), label=f"rollout:{name}")
+        self.max_turns = 0
+        self.engines: list[str] = []
+
+    @classmethod
+    def from_library(cls, name: str, *, library: Any = None, backend: str | Backend = "auto",
+                     step_limit_s: float = 5.0) -> EpisodeEnv:
+        from synth.library import Library
+
+        lib = library if library is not None else Library()
+        record, code = lib.checked_code(name)
+        return cls(code, name=name, class_name=record.class_name, backend=backend,
+                   step_limit_s=step_limit_s)
+
+    def start(self) -> EpisodeEnv:
+        reply = self.server.start()
+        if not reply.ok:
+            self.close()
+            if reply.outcome is Outcome.SANDBOX_ERROR:
+                raise SandboxUnavailableError(f"{self.name}: {reply.error}")
+            raise RolloutError(f"{self.name} did not load in the sandbox: {reply.error}")
+        try:
+            declared = multi_turn_info(reply.value)
+        except ValueError as exc:
+            self.close()
+            raise RolloutError(f"{self.name}: {exc}") from None
+        if declared is None:
+            self.close()
+            raise RolloutError(f"{self.name} is not a multi-turn bootcamp (score its single "
+                               "answers with synth.reward instead)")
+        self.max_turns, self.engines = declared
+        return self
+
+    def close(self) -> None:
+        self.server.close()
+
+    def __enter__(self) -> EpisodeEnv:
+        if not self.server.alive:
+            self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _ask(self, method: str, params: dict[str, Any], what: str) -> Any:
+        if not self.server.alive:
+            self.start()
+        reply = self.server.call(method, params, timeout_s=self.step_limit_s)
+        if not reply.ok:
+            raise RolloutError(f"{self.name}: {what} failed ({reply.outcome.value}): "
+                               f"{reply.error}")
+        return reply.value
+
+    def reset(self, identity: dict[str, Any] | str) -> EpisodeStep:
+        try:
+            case = json.loads(identity) if isinstance(identity, str) else identity
+            text = canonical(case) if type(case) is dict else ""
+            parse_case(text)
+        except (ValueError, TypeError, RecursionError) as exc:
+            raise RolloutError(f"{self.name}: the identity is not a case: {exc}") from None
+        try:
+            return parse_reset(self._ask("reset", {"case_text": text}, "reset"))
+        except ValueError as exc:
+            raise RolloutError(f"{self.name}: reset broke the contract: {exc}") from None
+
+    def step(self, state: dict[str, Any], action: str, turn: int = 0) -> EpisodeStep:
+        what = f"step (turn {turn})" if turn else "step"
+        try:
+            return parse_step(self._ask("step", {"state": state, "action": action}, what))
+        except ValueError as exc:
+            raise RolloutError(f"{self.name}: {what} broke the contract: {exc}") from None
+
+
+def extract_action(response: str) -> str:
+    """The action in a model's response: the contract's ``extract_output`` (the text of the
+    last ``<answer>...</answer>``), ``""`` when there is none."""
+    return BaseBootcamp.extract_output(response) or ""
+
+
+async def rollout(
+    bootcamp: str | EpisodeEnv,
+    identity: dict[str, Any] | str,
+    client: Any,
+    model: str,
+    *,
+    history: Literal["full", "last"] = "full",
+    system: str | None = None,
+    max_turns: int | None = None,
+    library: Any = None,
+    backend: str | Backend = "auto",
+    **create_kwargs: Any,
+) -> RolloutResult:
+    """Play one episode of ``bootcamp`` (a library name, or an :class:`EpisodeEnv` to reuse)
+    from ``identity`` with ``model`` behind ``client`` (an ``openai.AsyncOpenAI``): see the
+    module docstring. ``create_kwargs`` go to ``chat.completions.create`` (temperature,
+    max_tokens, ...). ``max_turns`` may lower the bootcamp's MAX_TURNS, never raise it."""
+    own = not isinstance(bootcamp, EpisodeEnv)
+    env = EpisodeEnv.from_library(bootcamp, library=library, backend=backend) \
+        if isinstance(bootcamp, str) else bootcamp
+    t0 = time.monotonic()
+    try:
+        if not env.server.alive:
+            env.start()
+        start = env.reset(identity)
+        parsed = identity if isinstance(identity, dict) else json.loads(identity)
+        out = RolloutResult(bootcamp=env.name, identity=parsed)
+        if system:
+            out.messages.append({"role": "system", "content": system})
+        limit = env.max_turns if max_turns is None else max(1, min(max_turns, env.max_turns))
+        observation, state = start.observation or "", start.state
+        for turn in range(1, limit + 1):
+            out.messages.append({"role": "user", "content": observation})
+            shown = out.messages if history == "full" else [
+                *out.messages[:1 if system else 0], out.messages[-1]]
+            reply = await client.chat.completions.create(model=model, messages=shown,
+                                                         **create_kwargs)
+            response = reply.choices[0].message.content or ""
+            out.messages.append({"role": "assistant", "content": response})
+            action = extract_action(response)
+            step = env.step(state, action, turn)
+            out.turns.append(Turn(observation, response, action, step.reward, step.done))
+            out.score, out.done, state = step.reward, step.done, step.state
+            if step.done:
+                break
+            observation = step.observation or ""
+        out.elapsed_s = time.monotonic() - t0
+        return out
+    finally:
+        if own:
+            env.close()
+
+
+def replay(env: EpisodeEnv, identity: dict[str, Any] | str, actions: list[str]) -> float:
+    """The score of playing ``actions`` from ``identity``, in order, stopping once done (an
+    independent replay of a rollout: no model, a fresh reset)."""
+    current = env.reset(identity)
+    score = 0.0
+    for turn, action in enumerate(actions[: env.max_turns], 1):
+        current = env.step(current.state, action, turn)
+        score = current.reward
+        if current.done:
+            break
+    return score
