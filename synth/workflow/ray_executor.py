@@ -292,6 +292,14 @@ async def _task_main(job: TaskJob) -> dict[str, Any]:
 # -- the driver ---------------------------------------------------------------------------------
 
 
+async def _snapshot(path: Path, task_id: str) -> Any:
+    """The task's thread as its checkpoint file has it (read by the driver before the task is
+    submitted: then no worker of this run writes it)."""
+    async with AsyncSqliteSaver.from_conn_string(str(path)) as saver:
+        graph: Any = build_graph().compile(checkpointer=saver)
+        return await graph.aget_state(thread_config(task_id))
+
+
 def connect(address: str | None) -> bool:
     """Join the cluster at ``address`` (None: ``RAY_ADDRESS``, else a Ray instance started for
     this run) unless this process is connected already. True when this call connected."""
@@ -421,11 +429,14 @@ async def execute_ray(
 
     async def one(task: TaskDescription) -> TaskOutcome:
         async with slots:
-            started = checkpoint_file(run.root, task.id).exists()
-            if not started:  # in the library already: no Ray task (the driver reads its library)
-                skipped = settled(task, NOT_STARTED, library, cfg.force)
-                if skipped is not None:
-                    return skipped
+            # nothing to do (in the library already, or its thread finished in an earlier
+            # session): no Ray task; the driver reads the library and the checkpoint itself
+            path = checkpoint_file(run.root, task.id)
+            started = path.exists()
+            done = settled(task, await _snapshot(path, task.id) if started else NOT_STARTED,
+                           library, cfg.force)
+            if done is not None:
+                return done
             if ctx_budget_exhausted() and not started:
                 summary.budget_stopped = True
                 return budget_outcome(task)
@@ -439,11 +450,17 @@ async def execute_ray(
                                    retry_exceptions=False, scheduling_strategy="SPREAD").remote(job)
             try:
                 result = await ref
-            except ray.exceptions.RayError as exc:  # retries used up, or the task could not run
-                run.events.emit("task_error", task.id, error=f"{type(exc).__name__}: {exc}"[:3000],
-                                traceback="")
-                return TaskOutcome(task_id=task.id, status="failed", reason_code="worker_lost",
-                                   reason=f"{type(exc).__name__}: {str(exc)[:250]}")
+            except ray.exceptions.RayError as exc:
+                # a RayTaskError: the task's own code raised outside its graph (e.g. no sandbox
+                # on that node); else its worker was lost more often than it is retried
+                own = isinstance(exc, ray.exceptions.RayTaskError)
+                inner = getattr(exc, "cause", None) if own else None
+                cause = inner if isinstance(inner, BaseException) else exc
+                run.events.emit("task_error", task.id, error=f"{type(cause).__name__}: {cause}"[:3000],
+                                traceback=str(exc)[-3000:] if own else "")
+                return TaskOutcome(task_id=task.id, status="failed",
+                                   reason_code="internal_error" if own else "worker_lost",
+                                   reason=f"{type(cause).__name__}: {cause}"[:300])
         timings.append({k: float(result[k]) for k in TIMINGS}
                        | {"returned_s": time.time() - float(result["ended"])})
         return TaskOutcome.model_validate(result["outcome"])

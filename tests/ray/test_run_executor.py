@@ -216,7 +216,12 @@ def test_ray_run_equals_the_local_run(ray_cluster: LocalRayCluster, tmp_path: Pa
     summary = json.loads((run_dir / "summary.json").read_text())
     local_summary = json.loads((only_run(tmp_path / "runs-local") / "summary.json").read_text())
     assert set(summary) == set(local_summary)
-    assert summary["llm_calls"] == len(calls) == local_summary["llm_calls"]
+    assert summary["llm_calls"] == len(calls)
+    # the same coder and judge calls (how many solver calls end before the filter's early stop
+    # cancels the rest depends on timing)
+    local_calls = [e for e in local_events if e["kind"] == "llm_call"]
+    assert Counter(e["tag"] for e in calls if e["role"] != "solver") == \
+        Counter(e["tag"] for e in local_calls if e["role"] != "solver")
     assert summary["tokens_in"] == sum(e["tokens_in"] for e in calls) > 0
     transcripts = sum(len(f.read_text().splitlines()) for f in (run_dir / "transcripts").glob("*.jsonl"))
     assert transcripts == len(calls)
@@ -227,6 +232,10 @@ def test_ray_run_equals_the_local_run(ray_cluster: LocalRayCluster, tmp_path: Pa
     # a run of one executor is not continued by the other
     again = synth([*run_args(tasks, tmp_path / "lib", tmp_path / "runs"), "--resume", run_dir.name], env)
     assert again.returncode == 2 and "--executor ray" in again.stderr
+    local_id = only_run(tmp_path / "runs-local").name
+    again = synth([*run_args(tasks, tmp_path / "lib-local", tmp_path / "runs-local"),
+                   "--resume", local_id, *on_ray(ray_cluster)], env)
+    assert again.returncode == 2 and "local executor" in again.stderr
     assert_no_run_processes(tmp_path, before, ray_cluster)
 
 
@@ -307,8 +316,9 @@ def test_a_killed_driver_is_resumed(ray_cluster: LocalRayCluster, tmp_path: Path
         proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                 text=True, start_new_session=True, cwd=REPO)
         try:
+            # some tasks ended, some in flight, some not started
             run_dir = _wait_for(proc, tmp_path / "runs",
-                                lambda ev: sum(e["kind"] == "commit" for e in ev) >= 1)
+                                lambda ev: sum(e["kind"] == "task_end" for e in ev) >= 2)
         finally:
             os.killpg(proc.pid, signal.SIGKILL)  # the driver, as a lost machine loses it
             proc.wait(10)
@@ -331,6 +341,7 @@ def test_a_killed_driver_is_resumed(ray_cluster: LocalRayCluster, tmp_path: Path
     starts = [e for e in second if e["kind"] == "task_start"]
     assert any(e["resumed"] for e in starts)
     assert not {e["task"] for e in starts} & ended_first
+    assert not {e["task"] for e in second if e["kind"] == "ray_task"} & ended_first  # no Ray task
     commits = Counter(e["name"] for e in events if e["kind"] == "commit")
     assert set(commits) == set(ACCEPTED)
     assert_no_run_processes(tmp_path, before, ray_cluster)
