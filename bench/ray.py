@@ -25,6 +25,7 @@ import argparse
 import asyncio
 import importlib.util
 import math
+import os
 import statistics
 import subprocess
 import sys
@@ -48,13 +49,20 @@ _spec.loader.exec_module(pipeline)
 
 import ray  # noqa: E402
 from cluster import LocalRayCluster  # noqa: E402
+from fakes.scenarios import TOY_SUM  # noqa: E402
 
 from synth.library import Library  # noqa: E402
 from synth.llm import LLMClient, ModelSpec  # noqa: E402
 from synth.runs import Run, RunConfig, read_events  # noqa: E402
 from synth.tasks import Provenance, TaskDescription, TaskKind  # noqa: E402
 from synth.workflow.orchestrator import execute, ledger_sink  # noqa: E402
-from synth.workflow.ray_executor import RayOptions, execute_ray  # noqa: E402
+from synth.workflow.ray_actors import EndpointLimiter, LibraryWriter  # noqa: E402
+from synth.workflow.ray_executor import (  # noqa: E402
+    ClusterLimits,
+    LibraryProxy,
+    RayOptions,
+    execute_ray,
+)
 
 NODES = 2  # tests/ray/cluster.py's: a head and a worker node
 BURN = "import time\nend = time.process_time() + float(__import__('sys').argv[1])\n" \
@@ -90,8 +98,25 @@ def durations(run_dir: Path) -> list[float]:
     return out
 
 
+def cpu_of(sessions: set[int]) -> float:
+    """CPU seconds (user + system) used so far by the live processes of ``sessions``."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if int(fields[3]) in sessions:
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
 def one_run(tmp: Path, spec: ModelSpec, args: argparse.Namespace, tag: str,
-            ray_opts: RayOptions | None) -> dict[str, Any]:
+            ray_opts: RayOptions | None, cluster: LocalRayCluster | None = None) -> dict[str, Any]:
     T, C = args.tasks, args.concurrency
     cfg = RunConfig(source="bench", coder=spec, solver=spec, library=str(tmp / f"lib-{tag}"),
                     candidates=1, rounds=0, samples=args.samples, concurrency=C,
@@ -102,7 +127,8 @@ def one_run(tmp: Path, spec: ModelSpec, args: argparse.Namespace, tag: str,
     gate = burning_gate(args.gate_cpu) if args.gate_cpu > 0 else pipeline.instant_gate
     overrides = {"gate": gate, "acceptance_filter": pipeline.instant_filter}
     tasks = tasks_of(T, tag)
-    cpu0, wall0 = time.process_time(), time.perf_counter()
+    sessions = cluster.sessions() if cluster is not None else set()
+    cpu0, wall0, cl0 = time.process_time(), time.perf_counter(), cpu_of(sessions)
     if ray_opts is None:
         summary = asyncio.run(execute(run, tasks, llm=llm, library=Library(cfg.library),
                                       overrides=overrides))
@@ -110,13 +136,71 @@ def one_run(tmp: Path, spec: ModelSpec, args: argparse.Namespace, tag: str,
         summary = asyncio.run(execute_ray(run, tasks, llm=llm, library=Library(cfg.library),
                                           overrides=overrides, options=ray_opts))
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    cluster_cpu = cpu_of(sessions) - cl0  # the worker and actor processes (those still alive)
     accepted = summary.counts().get("accepted", 0)
     if accepted != T:
         raise SystemExit(f"{tag}: only {accepted}/{T} accepted: {summary.counts()} {summary.reasons()}")
     events = read_events(run.root / "events.jsonl")
     stats = next((e["tasks"] for e in events if e["kind"] == "ray_stats"), None)
-    return {"wall": wall, "cpu": cpu, "calls": summary.llm_calls,
+    return {"wall": wall, "cpu": cpu, "cluster_cpu": cluster_cpu, "calls": summary.llm_calls,
             "task_s": statistics.mean(durations(run.root)), "ray": stats}
+
+
+def lease_round_trip(n: int) -> float:
+    """Mean seconds an uncontended model call spends on its cluster-wide lease (acquire and
+    release of an endpoint limiter actor on this node), from this process."""
+    limiter = ray.remote(EndpointLimiter).options(max_concurrency=1000).remote(4, 60.0)
+    limits = ClusterLimits({"e": limiter}, ray.get_runtime_context().get_node_id())
+
+    async def cycles() -> float:
+        async with limits("e"):  # the actor's start is not counted
+            pass
+        t0 = time.perf_counter()
+        for _ in range(n):
+            async with limits("e"):
+                pass
+        return (time.perf_counter() - t0) / n
+
+    try:
+        return asyncio.run(cycles())
+    finally:
+        ray.kill(limiter)
+
+
+def commit_rates(tmp: Path, sizes: list[int]) -> list[tuple[int, float, float]]:
+    """(library size, seconds per commit directly, seconds per commit through the writer
+    actor with the commit node's calls: has_task, unique_name, commit, write_file)."""
+    out = []
+    for size in sizes:
+        root = tmp / f"commit-lib-{size}"
+        root.mkdir()
+        direct = Library(root)
+        for i in range(size):
+            _commit(direct, direct, i)
+        t0 = time.perf_counter()
+        for i in range(size, size + 10):
+            _commit(direct, direct, i)
+        per_direct = (time.perf_counter() - t0) / 10
+        writer = ray.remote(LibraryWriter).options(num_cpus=0).remote(str(root))
+        proxy = LibraryProxy(writer, str(root), holder="bench")
+        ray.get(writer.ping.remote())
+        t0 = time.perf_counter()
+        for i in range(size + 10, size + 20):
+            _commit(proxy, proxy, i)
+        per_actor = (time.perf_counter() - t0) / 10
+        ray.kill(writer)
+        out.append((size, per_direct, per_actor))
+    return out
+
+
+def _commit(lib: Any, names: Any, i: int) -> None:
+    """What the commit node does with the library for one accepted bootcamp."""
+    code = TOY_SUM.replace("Toy bootcamp", f"Toy bootcamp {i}")
+    lib.has_task("bench", f"bench/c-{i}")
+    name = names.unique_name(f"bench_c_{i}")
+    lib.commit(name=name, code=code, class_name="ToySumBootcamp", source="bench",
+               task_id=f"bench/c-{i}", origin="generated", pass_rate=0.5, samples=16)
+    lib.write_file(f"bench/checkers/{name}.py", "def check(identity, answer):\n    return True\n")
 
 
 def main() -> None:
@@ -126,6 +210,8 @@ def main() -> None:
     ap.add_argument("--latency", type=float, default=0.5)
     ap.add_argument("--samples", type=int, default=16)
     ap.add_argument("--gate-cpu", type=float, default=0.0)
+    ap.add_argument("--library-sizes", type=lambda v: [int(x) for x in v.split(",")],
+                    default=[0, 1000], help="library sizes at which the commit rate is measured")
     ap.add_argument("--node-cpus", type=int, default=0,
                     help="logical CPUs per node (default: enough for C task graphs); Ray starts "
                     "at most that many worker processes at once on a node")
@@ -151,8 +237,10 @@ def main() -> None:
             cluster.start()
             cluster.connect()
             start_s = time.perf_counter() - t0
-            results["ray cold"] = one_run(tmp, spec, args, "cold", opts)
-            results["ray warm"] = one_run(tmp, spec, args, "warm", opts)
+            results["ray cold"] = one_run(tmp, spec, args, "cold", opts, cluster)
+            results["ray warm"] = one_run(tmp, spec, args, "warm", opts, cluster)
+            leases = lease_round_trip(200)
+            commits = commit_rates(tmp, args.library_sizes)
         finally:
             cluster.stop()
             server.kill()
@@ -165,12 +253,18 @@ def main() -> None:
     print(f"Ray cluster: {NODES} nodes x {per_node} CPU on this machine "
           f"(started and joined in {start_s:.1f}s, not counted below)")
     print(f"{'':10} {'wall s':>8} {'/ideal':>7} {'/local':>7} {'task s':>7} "
-          f"{'overhead/task':>14} {'driver CPU/task':>16}")
+          f"{'overhead/task':>14} {'CPU/task: driver':>16} {'cluster':>8}")
     for name, r in results.items():
         over = (r["wall"] - local["wall"]) * C / T
         share = r["wall"] / local["wall"] - 1
         print(f"{name:10} {r['wall']:8.2f} {r['wall'] / ideal:7.3f} {r['wall'] / local['wall']:7.3f} "
-              f"{r['task_s']:7.2f} {over:+8.3f}s {share:+6.1%} {1000 * r['cpu'] / T:13.1f}ms")
+              f"{r['task_s']:7.2f} {over:+8.3f}s {share:+6.1%} {1000 * r['cpu'] / T:13.1f}ms {1000 * r['cluster_cpu'] / T:6.0f}ms")
+    print(f"cluster-wide lease per model call (uncontended, acquire + release): "
+          f"{1000 * leases:.2f} ms")
+    for size, per_direct, per_actor in commits:
+        print(f"commit into a library of {size} bootcamps: {1000 * per_direct:.1f} ms directly, "
+              f"{1000 * per_actor:.1f} ms through the writer actor "
+              f"({1 / per_actor:.1f} commits/s)")
     print("Ray task timings, mean / max s: waited (submitted -> started), setup (client, "
           "context, checkpointer, graph), graph, drain (its events written), returned (-> driver)")
     for name, r in results.items():
