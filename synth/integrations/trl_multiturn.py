@@ -38,6 +38,7 @@ which TRL treats as unscorable (no advantage), and is logged.
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -140,10 +141,14 @@ def trainer_generate(trainer: Any, tokenizer: Any, max_new_tokens: int | None = 
     """Sample one turn with the trainer's model (its generation config, no gradients), returning
     the new tokens and their logprobs."""
     import torch
+    from transformers import GenerationConfig
 
     model = trainer.accelerator.unwrap_model(trainer.model)
-    config = getattr(trainer, "generation_config", None)
-    limit = max_new_tokens or getattr(trainer.args, "max_completion_length", None) or 256
+    base = getattr(trainer, "generation_config", None)
+    config = copy.deepcopy(base) if base is not None else GenerationConfig(do_sample=True)
+    config.max_new_tokens = max_new_tokens or getattr(trainer.args, "max_completion_length",
+                                                      None) or 256
+    config.output_scores = config.return_dict_in_generate = True
     stops = {int(t) for t in (getattr(trainer, "eos_token_ids", None)
                               or [tokenizer.eos_token_id]) if t is not None}
 
@@ -156,8 +161,7 @@ def trainer_generate(trainer: Any, tokenizer: Any, max_new_tokens: int | None = 
         try:
             with torch.no_grad():
                 out = model.generate(input_ids=ids, attention_mask=torch.ones_like(ids),
-                                     generation_config=config, max_new_tokens=limit,
-                                     output_scores=True, return_dict_in_generate=True)
+                                     generation_config=config)
         finally:
             model.train(was_training)
         new = [int(t) for t in out.sequences[0, len(prompt):]]

