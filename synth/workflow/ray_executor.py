@@ -10,11 +10,13 @@
       EventSink      (the one events.jsonl    <-- ForwardingEventLog: run.events.emit(...)
                       writer, token totals)
       EndpointLimiter per endpoint (async)    <-- ClusterLimits: LLMClient's external limiter
+    (the actors: :mod:`synth.workflow.ray_actors`)
 
 Limits. ``--llm-concurrency`` holds per endpoint across the cluster: every model request holds a
 lease of its endpoint's limiter actor (besides its client's own slot). A lease is renewed while
 the request is out; one whose holder stops renewing (a dead process) lapses after ``lease_ttl_s``,
-and the leases of a node the cluster has declared dead are taken back at once. ``sandbox_slots``
+and, while requests wait, the leases of a node the cluster has declared dead are taken back
+within about 2 s. ``sandbox_slots``
 holds per node: a gate run or a filter holds one of that many lock files of the node (a lock
 goes with the process that held it). ``concurrency`` is the number of task graphs in flight.
 
@@ -27,7 +29,10 @@ from the per-task checkpoints.
 Storage. The run folder (checkpoints, candidates, transcripts, filter records) is written by the
 workers, so it must be on storage every node sees at the same path (one machine, or a shared file
 system); ``events.jsonl`` and the library are written on the driver's node only, by the actors.
-Each task's checkpoints are an SQLite file of their own, written by one process at a time.
+Each task's checkpoints are an SQLite file of their own, written by one process at a time; the
+driver reads it (and the library) before submitting a task, so a task that is finished or in the
+library already costs no Ray task. The roles' model specs (API keys included) travel to the
+workers inside the Ray tasks' arguments.
 
 Ray is the ``ray`` extra; this module is imported only when ``--executor ray`` is given.
 """
