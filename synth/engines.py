@@ -53,6 +53,11 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
+try:  # the host's thread-safe parse (synth.pyast); in the sandbox only this module and the
+    from synth.pyast import parse as _parse  # contract are shipped: the plain one, single-threaded
+except ImportError:
+    _parse = ast.parse
+
 __all__ = [
     "REGISTRY",
     "Engine",
@@ -154,7 +159,7 @@ def declared_engines(source: str) -> tuple[str, ...]:
     body, a tuple or list of string literals), in order, without repeats. Read with ``ast``:
     nothing of the module runs. () when it declares none or does not parse."""
     try:
-        tree = ast.parse(source)
+        tree = _parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ()
     found: list[str] = []

@@ -41,7 +41,7 @@ SELFPLAY_LEVEL = 0
 OPPONENT_LEVEL = 1
 REFERENCE_LEVEL = 6
 #: How many points worse than the reference line's estimate score 0.
-POINTS_TO_ZERO = 10.0
+POINTS_TO_ZERO = 5.0
 #: The most a game still in progress earns off the reference line (full marks are decided by
 #: the final estimate, or by following the reference line).
 PROVISIONAL_MAX = 0.9

@@ -23,7 +23,9 @@ __all__ = ["budgets", "engine_versions", "load_problem"]
 #: The CheckConfig fields that are times, scaled for engine bootcamps.
 _TIMES = ("level_budget_s", "case_limit_s", "worker_timeout_s", "garbage_limit_s",
           "garbage_max_s", "check_budget_s", "gen_mean_s", "gen_max_s", "call_mean_s",
-          "call_max_s", "differential_budget_s", "oracle_timeout_s")
+          "call_max_s", "differential_budget_s", "oracle_timeout_s",
+          # the multi-turn checks (synth.gate.episodes)
+          "step_limit_s", "step_mean_s", "step_max_s", "episode_budget_s")
 #: How much the whole suite's wall clock grows (less than the per-call budgets: the suite
 #: already stops generating at its minimum number of cases when generation is slow).
 _WALL_FACTOR = 6.0
