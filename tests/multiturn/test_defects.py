@@ -79,11 +79,13 @@ def descendants() -> list[int]:
     return found
 
 
-def settled() -> list[int]:
+def settled(before: set[int]) -> list[int]:
+    """The processes below this test process that were not there before the test (a whole-
+    suite run keeps some of earlier tests' long-lived pools), after at most 2 s to exit."""
     deadline = time.monotonic() + 2.0
-    while descendants() and time.monotonic() < deadline:
+    while set(descendants()) - before and time.monotonic() < deadline:
         time.sleep(0.05)
-    return descendants()
+    return sorted(set(descendants()) - before)
 
 
 @pytest.fixture(scope="module")
@@ -94,6 +96,7 @@ def backend():  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("name", sorted(DEFECTS))
 def test_planted_multi_turn_defect_is_rejected_by_the_intended_check(name, backend):
     check, status, finding, phrase, artifacts, also = DEFECTS[name]
+    before = set(descendants())
     t0 = time.monotonic()
     report = run_checks_file(CORPUS / name, backend=backend)
     elapsed = time.monotonic() - t0
@@ -114,7 +117,7 @@ def test_planted_multi_turn_defect_is_rejected_by_the_intended_check(name, backe
         # the hang costs the step's limit (2 s) and the host's grace, not more; the killed
         # sandbox session leaves no process behind
         assert result.elapsed_s < 8, result.elapsed_s
-        assert settled() == []
+        assert settled(before) == []
 
 
 def test_the_corpus_holds_at_least_eight_defects() -> None:
@@ -128,10 +131,11 @@ def test_the_corpus_holds_at_least_eight_defects() -> None:
     Path(__file__).resolve().parents[2] / "generated_bootcamps" / "handwritten" / "mastermind.py",
 ])
 def test_good_multi_turn_bootcamps_pass_every_check(path, backend):
+    before = set(descendants())
     t0 = time.monotonic()
     report = run_checks_file(path, backend=backend)
     assert report.passed, report.feedback()
     assert [c.name for c in report.checks] == list(MULTI_TURN_CHECK_NAMES)
     assert all(c.status is CheckStatus.PASSED for c in report.checks), report.feedback()
     assert time.monotonic() - t0 < 60
-    assert settled() == []
+    assert settled(before) == []

@@ -7,6 +7,7 @@ Each run is the real CLI in a subprocess (its own Ray driver, joining the cluste
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -32,6 +33,7 @@ from workflow.e2e import (
 
 from synth.library import Library
 from synth.runs import read_events
+from synth.workflow.ray_executor import _snapshot, checkpoint_file
 
 #: task name -> (status, reason code) as the toy scenario scripts them
 SCRIPTED = {
@@ -325,6 +327,13 @@ def test_a_killed_driver_is_resumed(ray_cluster: LocalRayCluster, tmp_path: Path
         first = read_events(run_dir / "events.jsonl")
         ended_first = {e["task"] for e in first if e["kind"] == "task_end"}
         assert len(ended_first) < len(EXPECTED)
+        # what the checkpoint files hold once the job's workers are gone (Ray ends them when
+        # its driver dies): threads cut off mid-graph must continue (resumed); threads whose
+        # graph had ended, and the ones that never checkpointed, must not be resumed
+        time.sleep(3.0)
+        snaps = {t: asyncio.run(_snapshot(checkpoint_file(run_dir, t), t)) for t in EXPECTED}
+        midway = {t for t, snap in snaps.items() if snap.values and snap.next}
+        done_graph = {t for t, snap in snaps.items() if snap.values and not snap.next}
         t0 = time.monotonic()
         res = synth([*args, "--resume", run_dir.name], env, timeout=300)
         elapsed = time.monotonic() - t0
@@ -339,8 +348,9 @@ def test_a_killed_driver_is_resumed(ray_cluster: LocalRayCluster, tmp_path: Path
     second = events[len(first):]
     # the resumed session: interrupted threads continued, finished ones were not run again
     starts = [e for e in second if e["kind"] == "task_start"]
-    assert any(e["resumed"] for e in starts)
-    assert not {e["task"] for e in starts} & ended_first
+    print(f"at the kill: {len(midway)} thread(s) mid-graph, {len(done_graph)} ended")
+    assert {e["task"] for e in starts if e["resumed"]} == midway
+    assert not {e["task"] for e in starts} & (ended_first | done_graph)
     assert not {e["task"] for e in second if e["kind"] == "ray_task"} & ended_first  # no Ray task
     commits = Counter(e["name"] for e in events if e["kind"] == "commit")
     assert set(commits) == set(ACCEPTED)
