@@ -5,13 +5,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from synth.curriculum import LevelDifficulty
+if TYPE_CHECKING:  # the CLI's start-up imports this module: pydantic only when exporting
+    from synth.curriculum import LevelDifficulty
 
 err = Console(stderr=True)
 
