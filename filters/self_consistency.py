@@ -15,11 +15,24 @@ Verdicts:
 
 The filter stops as soon as the verdict can no longer change (all K answers are not needed when
 the band is already decided), cancelling the outstanding solver calls.
+
+A multi-turn candidate (``MultiTurnBootcamp``) is measured by whole episodes: each of the K
+cases is played to the end by the solver -- the first observation is the prompt, each response's
+answer (the contract's ``extract_output``; ``""`` when none) is the action, ``step`` runs in a
+sandboxed method server (:class:`synth.rollout.EpisodeEnv`, ``pool_size`` of them shared by the
+episodes: a step is a pure function of its JSON state, so any server can take any step) and its
+observation is the next user message -- and the episode's final score is the answer's score.
+``chat`` (the conversation so far -> the response) gives the solver the whole conversation;
+without it ``solve`` sees each observation alone. A step that breaks the contract on a solver
+action (raises, hangs, returns an invalid reward or state) is a ``verifier_error`` with the
+turn, the action and the message; a solver call that fails mid-episode is a failed solver call.
+Each record keeps its episode turn by turn (``SampleRecord.episode``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
@@ -36,6 +49,9 @@ Verdict = Literal[
 ]
 SAMPLE_BATCH = 64
 Solve = Callable[[str], Awaitable[str]]
+Chat = Callable[[list[dict[str, str]]], Awaitable[str]]
+#: How much of an observation or response an episode record keeps.
+EPISODE_TEXT_CHARS = 4000
 
 
 class FilterConfig(BaseModel):
@@ -53,6 +69,19 @@ class FilterConfig(BaseModel):
     sample_limits: Limits = Limits(wall_s=60, cpu_s=60, memory_mb=1024)
 
 
+class EpisodeTurn(BaseModel):
+    """One turn of a solver's episode on a multi-turn candidate (texts cut to
+    :data:`EPISODE_TEXT_CHARS`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    observation: str
+    response: str
+    action: str
+    reward: float
+    done: bool
+
+
 class SampleRecord(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -64,6 +93,10 @@ class SampleRecord(BaseModel):
     score: float | None = None
     outcome: str
     error: str = ""
+    #: multi-turn candidates: the solver's episode, turn by turn (None for single-turn ones)
+    episode: list[EpisodeTurn] | None = None
+    #: multi-turn candidates: the case's identity (JSON text), from which the episode replays
+    identity: str | None = None
 
 
 class LevelStats(BaseModel):
@@ -134,6 +167,8 @@ def sample_prompts(
                                             "identity": sample.case, "prompt": sample.prompt}
                     if answers:
                         item["answer"] = sample.answer
+                    if sampler.max_turns is not None:
+                        item["max_turns"] = sampler.max_turns
                     items.append(item)
     except SampleError as exc:
         where = "" if exc.position is None else f" (level {exc.level}, seed {exc.seed})"
@@ -145,14 +180,115 @@ def sample_prompts(
     return items, ""
 
 
+class _Played:
+    """A solver's episode: its turns, and either its score or why it has none."""
+
+    def __init__(self) -> None:
+        self.turns: list[EpisodeTurn] = []
+        self.score: float | None = None
+        self.solver_error = ""
+        self.env_error = ""
+
+
+class _Episodes:
+    """The sandboxed environments of a multi-turn candidate, shared by the filter's episodes
+    (any server takes any step: a step is a pure function of its JSON state)."""
+
+    def __init__(self, code: str, runner: Backend, size: int, step_limit_s: float) -> None:
+        from synth.rollout import EpisodeEnv
+
+        self.envs = [EpisodeEnv(code, name="the candidate", backend=runner,
+                                step_limit_s=step_limit_s) for _ in range(size)]
+        self.free: asyncio.Queue[Any] = asyncio.Queue()
+        self.started = False
+
+    async def call(self, method: str, *args: Any) -> Any:
+        env = await self.free.get()
+        call = asyncio.ensure_future(asyncio.to_thread(getattr(env, method), *args))
+        try:
+            return await asyncio.shield(call)
+        except asyncio.CancelledError:  # the thread cannot be cut off: let it end (the step
+            await asyncio.wait([call])   # limit bounds it) before the server may be closed
+            raise
+        finally:
+            self.free.put_nowait(env)
+
+    async def start(self) -> None:
+        for env in self.envs:
+            await asyncio.to_thread(env.start)
+            self.free.put_nowait(env)
+        self.started = True
+
+    def close(self) -> None:
+        for env in self.envs:
+            env.close()
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= EPISODE_TEXT_CHARS else text[:EPISODE_TEXT_CHARS] + " [...]"
+
+
+async def _play(envs: _Episodes, item: dict[str, Any], solve: Solve, chat: Chat | None) -> _Played:
+    """One episode of the solver from ``item``'s identity (see the module docstring)."""
+    from synth.rollout import RolloutError, extract_action
+
+    out = _Played()
+    try:
+        current = await envs.call("reset", item["identity"])
+    except RolloutError as exc:
+        out.env_error = f"reset: {exc}"
+        return out
+    observation, state = current.observation or "", current.state
+    messages: list[dict[str, str]] = []
+    for turn in range(1, int(item["max_turns"]) + 1):
+        messages.append({"role": "user", "content": observation})
+        try:
+            response = await (chat(list(messages)) if chat is not None else solve(observation))
+        except Exception as exc:  # a failed solver call: counted, not scored
+            out.solver_error = f"turn {turn}: {type(exc).__name__}: {exc}"[:300]
+            return out
+        if not isinstance(response, str):
+            out.solver_error = f"turn {turn}: the solver returned a {type(response).__name__}"
+            return out
+        messages.append({"role": "assistant", "content": response})
+        action = extract_action(response)
+        try:
+            current = await envs.call("step", state, action, turn)
+        except RolloutError as exc:
+            out.env_error = f"turn {turn}, action {action[:80]!r}: {exc}"
+            out.turns.append(EpisodeTurn(observation=_cut(observation), response=_cut(response),
+                                         action=_cut(action), reward=0.0, done=False))
+            return out
+        out.turns.append(EpisodeTurn(observation=_cut(observation), response=_cut(response),
+                                     action=_cut(action), reward=current.reward, done=current.done))
+        out.score, state = current.reward, current.state
+        if current.done:
+            break
+        observation = current.observation or ""
+    if out.score is None:
+        out.score = 0.0
+    return out
+
+
+def _step_limit(code: str, base_s: float) -> float:
+    """A step's time bound: the filter's verification bound, grown by a declared engine's
+    factor (the gate's rule)."""
+    from synth.engines import REGISTRY, declared_engines
+
+    factors = [REGISTRY[n].time_factor for n in declared_engines(code) if n in REGISTRY]
+    return base_s * max(factors, default=1.0)
+
+
 async def run_filter(
     code: str,
     solve: Solve,
     *,
     config: FilterConfig | None = None,
     backend: str | Backend = "auto",
+    chat: Chat | None = None,
 ) -> FilterResult:
-    """Measure the solver's pass rate on ``code`` and decide (see the module docstring)."""
+    """Measure the solver's pass rate on ``code`` and decide (see the module docstring).
+    ``chat``: for multi-turn candidates, the solver over the conversation so far."""
     cfg = config or FilterConfig()
     runner = get_backend(backend) if isinstance(backend, str) else backend
     items, why = await asyncio.to_thread(
@@ -160,6 +296,8 @@ async def run_filter(
     )
     if items is None:
         return FilterResult(verdict="sample_error", reason=why, requested=cfg.samples)
+    if items and items[0].get("max_turns"):
+        return await _run_episodes(code, items, solve, chat, cfg, runner)
     k = len(items)
     records: list[SampleRecord] = []
     levels: dict[str, LevelStats] = {}
@@ -233,6 +371,79 @@ async def run_filter(
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await asyncio.to_thread(pool.close)
+    return _result(cfg, items, records, levels, verdict, reason, passed, answered, stopped_early)
+
+
+async def _run_episodes(code: str, items: list[dict[str, Any]], solve: Solve, chat: Chat | None,
+                        cfg: FilterConfig, runner: Backend) -> FilterResult:
+    """The filter over whole episodes of a multi-turn candidate (see the module docstring)."""
+    k = len(items)
+    records: list[SampleRecord] = []
+    levels: dict[str, LevelStats] = {}
+    passed = 0.0
+    answered = failures = 0
+    verdict: Verdict | None = None
+    stopped_early = False
+    reason = ""
+    sem = asyncio.Semaphore(cfg.solver_concurrency)
+    envs = _Episodes(code, runner, cfg.pool_size, _step_limit(code, cfg.verify_timeout_s))
+
+    async def play(i: int) -> tuple[int, _Played]:
+        async with sem:
+            return i, await _play(envs, items[i], solve, chat)
+
+    tasks: list[asyncio.Task[tuple[int, _Played]]] = []
+    try:
+        try:
+            await envs.start()
+        except Exception as exc:  # RolloutError, SandboxUnavailableError
+            return FilterResult(verdict="sample_error", requested=k,
+                                reason=f"the candidate's environment did not start: {exc}"[:500])
+        tasks = [asyncio.create_task(play(i)) for i in range(k)]
+        for fut in asyncio.as_completed(tasks):
+            i, ep = await fut
+            item = items[i]
+            last = ep.turns[-1].response if ep.turns else None
+            rec = SampleRecord(index=i, level=str(item["level"]), seed=int(item["seed"]),
+                               prompt_head=str(item["prompt"])[:300], response=last,
+                               outcome="solver_error", error=ep.solver_error, episode=ep.turns,
+                               identity=json.dumps(item["identity"], sort_keys=True))
+            records.append(rec)
+            if ep.solver_error:
+                failures += 1
+                if failures > cfg.max_solver_failure_rate * k:
+                    verdict = "solver_error"
+                    reason = f"{failures} of {k} solver episodes failed: {ep.solver_error}"
+                    break
+                continue
+            if ep.env_error or ep.score is None:
+                rec.outcome, rec.error = "error", ep.env_error[-1500:]
+                verdict = "verifier_error"
+                reason = (f"the environment broke the contract on a solver episode (level "
+                          f"{rec.level}, seed {rec.seed}): {ep.env_error[:300]}")
+                break
+            rec.outcome, rec.score = "passed", ep.score
+            answered += 1
+            passed += ep.score
+            stats = levels.setdefault(rec.level, LevelStats())
+            stats.n += 1
+            stats.passed += ep.score
+            if cfg.early_stop and failures == 0 and answered < k:
+                verdict = decided(passed, answered, k, cfg.low, cfg.high)
+                if verdict is not None:
+                    stopped_early = True
+                    break
+    finally:
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.to_thread(envs.close)
+    return _result(cfg, items, records, levels, verdict, reason, passed, answered, stopped_early)
+
+
+def _result(cfg: FilterConfig, items: list[dict[str, Any]], records: list[SampleRecord],
+            levels: dict[str, LevelStats], verdict: Verdict | None, reason: str, passed: float,
+            answered: int, stopped_early: bool) -> FilterResult:
     rate = passed / answered if answered else None
     if verdict is None:
         if rate is None:
@@ -251,6 +462,7 @@ async def run_filter(
             f"{' (stopped early: the verdict could no longer change)' if stopped_early else ''}; "
             f"band [{cfg.low}, {cfg.high}]"
         )
+    k = len(items)
     records.sort(key=lambda r: r.index)
     return FilterResult(
         verdict=verdict,

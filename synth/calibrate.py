@@ -20,7 +20,14 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from filters.self_consistency import FilterConfig, FilterResult, SampleRecord, Solve, run_filter
+from filters.self_consistency import (
+    Chat,
+    FilterConfig,
+    FilterResult,
+    SampleRecord,
+    Solve,
+    run_filter,
+)
 from synth.curriculum import wilson_interval
 from synth.library import BootcampRecord, Calibration, Library, utc_now
 from synth.sandbox.base import Backend
@@ -150,14 +157,17 @@ async def measure(
     temperature: float | None = None,
     backend: str | Backend = "auto",
     solver_concurrency: int = 16,
+    chat: Chat | None = None,
 ) -> CalibrationResult:
-    """Ask ``solve`` all ``samples`` prompts of ``code`` (no early stop) and summarise."""
+    """Ask ``solve`` all ``samples`` prompts of ``code`` (no early stop) and summarise; a
+    multi-turn bootcamp plays ``samples`` whole episodes (``chat``: the solver over the
+    conversation so far)."""
     cfg = FilterConfig(samples=samples, seed=seed, early_stop=False,
                        solver_concurrency=solver_concurrency)
     calibration = Calibration(solver_model=solver_model, endpoint=endpoint, temperature=temperature,
                               samples_requested=samples, samples_answered=0, seed=seed,
                               calibrated_at=utc_now())
-    res = await run_filter(code, solve, config=cfg, backend=backend)
+    res = await run_filter(code, solve, config=cfg, backend=backend, chat=chat)
     return summarise(res, calibration, (cfg.low, cfg.high))
 
 

@@ -25,7 +25,17 @@ Model output can never make the reward raise: garbage scores 0.0. A bootcamp who
 raises, hangs, runs out of memory or returns something that is not a score in [0, 1] on some
 output is a defect of the library, not of the model, so it is not hidden either: the failure is
 logged with its evidence and the response head, counted in :data:`FINDINGS`, and the row scores
-0.0. Broken *data* (an unknown data source, a ground truth that is not a JSON object, a module
+0.0. A multi-turn bootcamp's row (``MultiTurnBootcamp``; ``extra_info.multi_turn`` in the export)
+is scored as a whole episode: ``solution_str`` is the decoded conversation after the prompt --
+the model's turns with the environment's observations between them, as a trainer's multi-turn
+rollout writes it -- or a single turn. The episode is replayed from the identity in a sandboxed
+method server (:func:`synth.rollout.replay_transcript`: each turn's action is its last answer,
+turns split where the observation the replayed step produced appears), and the score is the
+reward of the last step replayed. A single response is therefore scored as the episode's first
+move (the score so far, usually 0 for a game not yet won), never as if it had finished the game.
+A step that breaks the contract on a replayed action is a finding, like a raising verifier.
+
+Broken *data* (an unknown data source, a ground truth that is not a JSON object, a module
 that no longer matches the manifest) raises :class:`RewardDataError` naming it, because that is
 the trainer's pipeline being wrong; a sandbox that cannot run at all raises
 :class:`RewardSandboxError` (the machine, not the model or the library).
@@ -33,15 +43,18 @@ the trainer's pipeline being wrong; a sandbox that cannot run at all raises
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
+import queue
 import threading
 import traceback
+import weakref
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from synth.bootcamp import BaseBootcamp
+from synth.bootcamp import BaseBootcamp, MultiTurnBootcamp
 from synth.library import Library, LibraryError
 
 PREFIX = "bootcamp/"
@@ -110,6 +123,7 @@ class RewardFunction(_Reward):
         self.backend = backend
         self.call_timeout_s = call_timeout_s
         self._pools: dict[str, Any] = {}
+        self._episodes: dict[str, _EnvPool | None] = {}
         self._lock = threading.Lock()
 
     def _pool(self, data_source: str) -> Any:
@@ -136,6 +150,24 @@ class RewardFunction(_Reward):
                 self._pools[data_source] = pool
         return pool
 
+    def _episode_pool(self, data_source: str) -> _EnvPool | None:
+        """The sandboxed environments of a multi-turn bootcamp (None for a single-turn one)."""
+        if data_source in self._episodes:
+            return self._episodes[data_source]
+        from synth.gate.episodes import declares_multi_turn
+
+        name = self._name(data_source)
+        with self._lock:
+            if data_source not in self._episodes:
+                try:
+                    rec, code = self.library.checked_code(name)
+                except LibraryError as exc:
+                    raise RewardDataError(f"data_source {data_source!r}: {exc}") from exc
+                self._episodes[data_source] = _EnvPool(
+                    code, name, rec.class_name, self.size, self.backend, self.call_timeout_s
+                ) if declares_multi_turn(code) else None
+        return self._episodes[data_source]
+
     def __call__(
         self,
         data_source: str,
@@ -143,7 +175,8 @@ class RewardFunction(_Reward):
         ground_truth: str | dict[str, Any],
         extra_info: dict[str, Any] | None = None,
     ) -> float:
-        pool = self._pool(data_source)
+        episodes = self._episode_pool(data_source)
+        pool = self._pool(data_source) if episodes is None else None
         identity = self._identity(data_source, ground_truth)
         if not isinstance(ground_truth, str):
             try:
@@ -152,6 +185,9 @@ class RewardFunction(_Reward):
                 raise RewardDataError(f"ground_truth for {data_source!r} is not plain JSON: {exc}") from exc
         if not isinstance(solution_str, str):
             return 0.0
+        if episodes is not None:
+            return episodes.score(data_source, identity, solution_str)
+        assert pool is not None
         result = pool.verify(solution_str, identity)
         if result.outcome.value == "passed" and result.score is not None:
             return float(result.score)
@@ -170,8 +206,86 @@ class RewardFunction(_Reward):
     def close(self) -> None:
         with self._lock:
             pools, self._pools = list(self._pools.values()), {}
+            envs, self._episodes = [e for e in self._episodes.values() if e], {}
         for pool in pools:
             pool.close()
+        for env in envs:
+            env.close()
+
+
+def _finding(data_source: str, what: str, solution_str: str) -> float:
+    """Count and log a bootcamp's failure on a model response; the row scores 0.0."""
+    name = data_source[len(PREFIX) :]
+    FINDINGS[name] += 1
+    log.error("bootcamp %s: %s (%d so far)\nresponse head: %r", data_source, what, FINDINGS[name],
+              solution_str[:200])
+    return 0.0
+
+
+class _EnvPool:
+    """Sandboxed environments of one multi-turn bootcamp (:class:`synth.rollout.EpisodeEnv`,
+    up to ``size``, started on first use; one episode replay at a time each)."""
+
+    def __init__(self, code: str, name: str, class_name: str, size: int, backend: str,
+                 call_timeout_s: float) -> None:
+        from synth.engines import REGISTRY, declared_engines
+
+        factor = max((REGISTRY[n].time_factor for n in declared_engines(code) if n in REGISTRY),
+                     default=1.0)
+        self.code, self.name, self.class_name, self.backend = code, name, class_name, backend
+        self.step_limit_s = call_timeout_s * factor
+        self.size = max(1, size)
+        self.free: queue.Queue[Any] = queue.Queue()
+        self.made: list[Any] = []
+        self.lock = threading.Lock()
+        _LIVE_ENV_POOLS.add(self)
+
+    def _take(self) -> Any:
+        try:
+            return self.free.get_nowait()
+        except queue.Empty:
+            pass
+        with self.lock:
+            if len(self.made) < self.size:
+                from synth.rollout import EpisodeEnv
+
+                env = EpisodeEnv(self.code, name=self.name, class_name=self.class_name,
+                                 backend=self.backend, step_limit_s=self.step_limit_s)
+                self.made.append(env)
+                return env
+        return self.free.get()
+
+    def score(self, data_source: str, identity: dict[str, Any], solution_str: str) -> float:
+        from synth.rollout import RolloutError, score_transcript
+        from synth.sandbox.base import SandboxUnavailableError
+
+        env = self._take()
+        try:
+            score, _ = score_transcript(env, identity, solution_str)
+        except SandboxUnavailableError as exc:
+            raise RewardSandboxError(f"cannot score {data_source!r} in the sandbox: {exc}") from exc
+        except RolloutError as exc:
+            return _finding(data_source, f"the episode replay broke the contract: {exc}",
+                            solution_str)
+        finally:
+            self.free.put(env)
+        return score
+
+    def close(self) -> None:
+        with self.lock:
+            made, self.made = self.made, []
+        for env in made:
+            env.close()
+        _LIVE_ENV_POOLS.discard(self)
+
+
+_LIVE_ENV_POOLS: weakref.WeakSet[_EnvPool] = weakref.WeakSet()
+
+
+@atexit.register
+def _close_env_pools() -> None:
+    for pool in list(_LIVE_ENV_POOLS):
+        pool.close()
 
 
 class TrustedRewardFunction(_Reward):
@@ -208,6 +322,8 @@ class TrustedRewardFunction(_Reward):
         identity = self._identity(data_source, ground_truth)
         if not isinstance(solution_str, str):
             return 0.0
+        if issubclass(cls, MultiTurnBootcamp):
+            return _trusted_episode(cls, data_source, identity, solution_str)
         try:
             score = float(cls.verify_score(solution_str, identity))
         except Exception as exc:  # a library defect: report it loudly, never crash training
@@ -226,6 +342,46 @@ class TrustedRewardFunction(_Reward):
 
     def close(self) -> None:
         """Nothing to stop (same interface as :class:`RewardFunction`)."""
+
+
+def _trusted_episode(cls: type[MultiTurnBootcamp], data_source: str, identity: dict[str, Any],
+                     solution_str: str) -> float:
+    """A multi-turn row replayed in this process (trusted code): every reply validated as the
+    sandboxed path validates it; the state copied through JSON between steps."""
+    from synth.rollout import RolloutError, replay_transcript
+    from synth.sampling import EpisodeStep, parse_step
+    from synth.sandbox.kit import canonical
+
+    def plain(value: Any) -> Any:
+        return json.loads(json.dumps(value, allow_nan=False))
+
+    def reset() -> EpisodeStep:
+        observation, state = cls.reset(plain(identity))
+        if not isinstance(observation, str) or type(state) is not dict:
+            raise RolloutError(f"{cls.__name__}.reset returned no (observation, state dict)")
+        state = plain(state)
+        return EpisodeStep(observation, 0.0, False, state, canonical(state))
+
+    def step(state: dict[str, Any], action: str, turn: int) -> EpisodeStep:
+        reply = cls.step(plain(state), action)
+        if type(reply) is not dict:
+            raise RolloutError(f"{cls.__name__}.step (turn {turn}) returned no dict")
+        reward = reply.get("reward")
+        if type(reward) not in (int, float):
+            reward = {"__type__": type(reward).__name__ if "reward" in reply else "missing",
+                      "repr": repr(reward)[:100]}
+        try:
+            rest = plain({k: v for k, v in reply.items() if k != "reward"})
+            return parse_step({"result": rest, "reward": reward})
+        except (TypeError, ValueError) as exc:
+            raise RolloutError(f"{cls.__name__}.step (turn {turn}) broke the contract: {exc}") from None
+
+    try:
+        score, _ = replay_transcript(reset, step, cls.MAX_TURNS, solution_str)
+    except Exception as exc:  # a library defect: report it loudly, never crash training
+        return _finding(data_source, f"the episode replay raised: {type(exc).__name__}: {exc}\n"
+                        + "".join(traceback.format_exception(exc)[-3:]), solution_str)
+    return score
 
 
 _DEFAULT: RewardFunction | None = None

@@ -36,13 +36,15 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from synth.bootcamp import BaseBootcamp
+from synth.bootcamp import ANSWER_CLOSE, BaseBootcamp
 from synth.sampling import (
     EpisodeStep,
     multi_turn_info,
+    parse_action,
     parse_case,
     parse_reset,
     parse_step,
@@ -51,7 +53,8 @@ from synth.sandbox.base import Backend, Outcome, SandboxUnavailableError
 from synth.sandbox.kit import canonical
 from synth.sandbox.methods import MethodServer, server_limits
 
-__all__ = ["EpisodeEnv", "RolloutError", "RolloutResult", "Turn", "replay", "rollout"]
+__all__ = ["EpisodeEnv", "RolloutError", "RolloutResult", "Turn", "reference_episode", "replay",
+           "replay_transcript", "rollout", "score_transcript"]
 
 
 class RolloutError(Exception):
@@ -177,6 +180,14 @@ class EpisodeEnv:
         except ValueError as exc:
             raise RolloutError(f"{self.name}: {what} broke the contract: {exc}") from None
 
+    def policy(self, state: dict[str, Any], turn: int = 0) -> str:
+        """The bootcamp's ``reference_policy`` action for ``state`` (validated: a bounded str)."""
+        what = f"reference_policy (turn {turn})" if turn else "reference_policy"
+        try:
+            return parse_action(self._ask("policy", {"state": state}, what))
+        except ValueError as exc:
+            raise RolloutError(f"{self.name}: {what} broke the contract: {exc}") from None
+
 
 def extract_action(response: str) -> str:
     """The action in a model's response: the contract's ``extract_output`` (the text of the
@@ -248,3 +259,102 @@ def replay(env: EpisodeEnv, identity: dict[str, Any] | str, actions: list[str]) 
         if current.done:
             break
     return score
+
+
+def reference_episode(env: EpisodeEnv, identity: dict[str, Any] | str) -> RolloutResult:
+    """The episode the bootcamp's own ``reference_policy`` plays from ``identity``, turn by
+    turn (what a reviewer replays): each turn's observation, the policy's action and the step's
+    reply; ``response`` is the action in answer tags."""
+    t0 = time.monotonic()
+    start = env.reset(identity)
+    parsed = identity if isinstance(identity, dict) else json.loads(identity)
+    out = RolloutResult(bootcamp=env.name, identity=parsed)
+    observation, state = start.observation or "", start.state
+    for turn in range(1, env.max_turns + 1):
+        action = env.policy(state, turn)
+        step = env.step(state, action, turn)
+        response = BaseBootcamp.wrap_answer(action)
+        out.messages += [{"role": "user", "content": observation},
+                         {"role": "assistant", "content": response}]
+        out.turns.append(Turn(observation, response, action, step.reward, step.done))
+        out.score, out.done, state = step.reward, step.done, step.state
+        if step.done:
+            break
+        observation = step.observation or ""
+    out.elapsed_s = time.monotonic() - t0
+    return out
+
+
+#: A transcript replay tries at most this many answer blocks as the end of one turn.
+MAX_CANDIDATES_PER_TURN = 16
+
+
+def replay_transcript(
+    reset: Callable[[], EpisodeStep],
+    step: Callable[[dict[str, Any], str, int], EpisodeStep],
+    max_turns: int,
+    text: str,
+) -> tuple[float, list[Turn]]:
+    """Score a whole episode written as one text: a trainer's decoded multi-turn response, the
+    model's turns with the environment's observations between them (or a single turn).
+
+    The turns are recovered by replaying the episode from ``reset`` (trusted, pure steps): a
+    turn ends at the answer block after which the observation that *its* action produces
+    appears, with no other answer block in between; its action is that turn's last answer
+    (the contract's ``extract_output`` of the turn, as the rollout loop reads it). When no
+    later observation is found, the rest of the text is the last turn. An observation included
+    at the start (the prompt) is skipped; text that ends right after an observation (the model
+    never answered) ends the replay. Returns the score so far (the last step's reward, 0.0
+    when no step was taken) and the turns; observations in the turns are the environment's.
+    ``step(state, action, turn)`` results are cached per turn, so a one-answer-per-turn
+    transcript costs one step per turn."""
+    start = reset()
+    cursor = 0
+    first = (start.observation or "").strip()
+    if first:
+        at = text.find(first)
+        if at >= 0 and not text[:at].count(ANSWER_CLOSE):
+            cursor = at + len(first)
+    state, observation = start.state, start.observation or ""
+    turns: list[Turn] = []
+    score = 0.0
+    for turn in range(1, max_turns + 1):
+        rest = text[cursor:]
+        if not rest.strip():
+            break
+        tried: dict[str, EpisodeStep] = {}
+        chosen: tuple[str, EpisodeStep, int, int] | None = None
+        close = rest.find(ANSWER_CLOSE)
+        for _ in range(MAX_CANDIDATES_PER_TURN):
+            if close < 0:
+                break
+            end = close + len(ANSWER_CLOSE)
+            action = BaseBootcamp.extract_output(rest[:end]) or ""
+            result = tried.get(action) or tried.setdefault(action, step(state, action, turn))
+            following = (result.observation or "").strip()
+            if not result.done and following:
+                at = rest.find(following, end)
+                if at >= 0 and rest.find(ANSWER_CLOSE, end, at) < 0:
+                    chosen = (action, result, at, at + len(following))
+                    break
+            close = rest.find(ANSWER_CLOSE, end)
+        if chosen is None:  # the last turn of the text: all of the rest is the model's
+            action = BaseBootcamp.extract_output(rest) or ""
+            result = tried.get(action) or tried.setdefault(action, step(state, action, turn))
+            turns.append(Turn(observation, rest, action, result.reward, result.done))
+            score = result.reward
+            break
+        action, result, at, cursor_end = chosen
+        turns.append(Turn(observation, rest[:at], action, result.reward, result.done))
+        score = result.reward
+        state, observation = result.state, result.observation or ""
+        cursor += cursor_end
+    return score, turns
+
+
+def score_transcript(env: EpisodeEnv, identity: dict[str, Any] | str,
+                     text: str) -> tuple[float, list[Turn]]:
+    """:func:`replay_transcript` on a sandboxed :class:`EpisodeEnv` (started if it is not)."""
+    if not env.server.alive:
+        env.start()
+    return replay_transcript(lambda: env.reset(identity), env.step, env.max_turns, text)

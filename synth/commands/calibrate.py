@@ -163,10 +163,14 @@ async def _measure(code: str, solver: ModelSpec, *, samples: int, seed: int, end
         res = await llm.complete("solver", [{"role": "user", "content": prompt}], tag="calibrate|solve")
         return res.text
 
+    async def chat(messages: list[dict[str, str]]) -> str:  # a multi-turn bootcamp's episodes
+        res = await llm.complete("solver", messages, tag="calibrate|solve")
+        return res.text
+
     try:
         return await measure(code, solve, samples=samples, seed=seed, solver_model=solver.model,
                              endpoint=endpoint, temperature=solver.temperature, backend=backend,
-                             solver_concurrency=concurrency)
+                             solver_concurrency=concurrency, chat=chat)
     finally:
         await llm.aclose()
 

@@ -232,6 +232,7 @@ async def check(
             c["feedback"] = report.feedback()
             c["infrastructure_error"] = report.infrastructure_error
             c["report_path"] = str(path.relative_to(ctx.run.root))
+            c["engines"] = engines_of(report)
             c["differential"] = _differential(ctx, task, c, report, checker)
             c["differential_feedback"] = report.feedback(only={"differential"}, voice="judge")
             ctx.run.events.emit(
@@ -367,6 +368,20 @@ async def revise(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command
     return Command(goto="judge", update={"candidates": [cand], **update})
 
 
+def engines_of(report: CheckReport) -> dict[str, str]:
+    """The engines the gate's sandbox started for a candidate, name -> version (the load
+    check's ``engines`` artifact, ``"gnugo: GNU Go 3.8, ..."``); what the record keeps so that
+    its cases and scores can be reproduced with the same engine."""
+    load = next((c for c in report.checks if c.name == "load"), None)
+    text = load.artifacts.get("engines", "") if load is not None else ""
+    out: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in text.split(", "))):
+        name, _, version = part.partition(": ")
+        if name and version:
+            out[name] = version
+    return out
+
+
 def _filter_summary(res: FilterResult) -> dict[str, Any]:
     return {
         "verdict": res.verdict, "reason": res.reason, "pass_rate": res.pass_rate,
@@ -396,11 +411,16 @@ async def filter_node(
         )
         return res.text
 
+    async def chat(messages: list[dict[str, str]]) -> str:  # a multi-turn candidate's episodes
+        res = await ctx.llm.complete("solver", messages, tag=f"{task.id}|solve")
+        return res.text
+
     seed = int.from_bytes(hashlib.sha256(task.id.encode()).digest()[:4], "big")
     fcfg = FilterConfig(samples=cfg.samples, low=cfg.band_low, high=cfg.band_high, seed=seed,
                         solver_concurrency=cfg.llm_concurrency)
     async with ctx.sandbox_slots:
-        res: FilterResult = await ctx.acceptance_filter(code, solve, config=fcfg, backend=ctx.backend)
+        res: FilterResult = await ctx.acceptance_filter(code, solve, config=fcfg, backend=ctx.backend,
+                                                        chat=chat)
     steps = len(state.get("steering", []))
     data = res.model_dump(mode="json")
     ctx.run.write_json(f"filter/{task_slug(task.id)}.json", data)  # the task's last filter result
@@ -509,7 +529,8 @@ async def commit(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command
                 coder_model=cfg.coder.model, solver_model=cfg.solver.model,
                 prompt_version=best.get("prompt_version"), run_id=ctx.run.run_id,
                 content_hash=hashlib.sha256(evidence.encode()).hexdigest(),
-                mode=best.get("mode") or "full", **checker_fields,
+                mode=best.get("mode") or "full", engines=best.get("engines") or None,
+                **checker_fields,
             )
         except LibraryError as exc:
             return Command(goto="__end__", update={"status": "rejected", "reason_code": "commit_failed",

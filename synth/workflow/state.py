@@ -45,6 +45,7 @@ class Candidate(TypedDict, total=False):
     repaired_path: str  # the repaired module in the run folder, when there were repairs
     key_failures: list[str]  # "check: reason" of the first failing checks (earlier-rounds lines)
     steer: int  # the steering round (1..steer_rounds) that asked for it, 0 for draft/revise
+    engines: dict[str, str]  # engines its gate run started, name -> version (ENGINES)
 
 
 class CheckerExample(TypedDict):

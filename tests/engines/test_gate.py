@@ -14,10 +14,12 @@ from helpers import ALL_BACKENDS, assert_no_leftovers, pids_with, require_backen
 from typer.testing import CliRunner
 
 from synth.commands.check import check_command
+from synth.gate import CheckReport
 from synth.gate import engines as gate_engines
 from synth.gate.report import CheckConfig
 from synth.gate.run import run_checks
 from synth.sandbox import methods
+from synth.workflow.nodes import engines_of
 
 GO_MOVE = Path(__file__).resolve().parents[2] / "generated_bootcamps/handwritten/go_move.py"
 
@@ -101,5 +103,8 @@ def test_synth_check_passes_with_the_engine_and_records_its_version() -> None:
     assert report["passed"] is True
     load = next(c for c in report["checks"] if c["name"] == "load")
     assert load["artifacts"]["engines"].startswith("gnugo: GNU Go 3.")
+    # what a workflow commit records from this report: the engine's name and version
+    recorded = engines_of(CheckReport.model_validate(report))
+    assert list(recorded) == ["gnugo"] and recorded["gnugo"].startswith("GNU Go 3.")
     print(f"\nsynth check go_move.py (bwrap): passed in {elapsed:.0f}s")
     assert_no_leftovers("/usr/games/gnugo", before=before)

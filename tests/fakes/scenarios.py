@@ -578,7 +578,40 @@ def resize_scenario() -> Callable[[Request], Reply]:
     return script
 
 
+_GUESS_NOTE = re.compile(r"(\d+) is too (low|high)\.")
+_GUESS_TOP = re.compile(r"a whole number from 1 to (\d+)\.")
+
+
+def multiturn_scenario() -> Callable[[Request], Reply]:
+    """The coder writes a multi-turn bootcamp (the defect corpus's clean guess-the-number game);
+    the solver plays it over the conversation so far: a halving search when the secret is at
+    most 100 (it wins within par), the guess 1 again and again above that (it never wins)."""
+    game = (ROOT / "tests/defects/multiturn/clean_guess.py").read_text()
+
+    def script(req: Request) -> Reply:
+        kind = _kind(req)
+        if kind == "judge":
+            return Reply(text=fenced(SUM_CHECKER))
+        if kind != "solve":
+            return Reply(text=fenced(game))
+        users = [m.get("content", "") for m in req.messages if m.get("role") == "user"]
+        top = int(_GUESS_TOP.findall(users[0])[0]) if _GUESS_TOP.findall(users[0]) else 100
+        if top > 100:
+            return Reply(text="A small number first.\n<answer>1</answer>")
+        low, high = 1, top
+        for text in users:
+            for number, side in _GUESS_NOTE.findall(text):
+                if side == "low":
+                    low = max(low, int(number) + 1)
+                else:
+                    high = min(high, int(number) - 1)
+        return Reply(text=f"Halving the range {low}..{high}.\n<answer>{(low + high) // 2}</answer>")
+
+    return script
+
+
 SCENARIOS: dict[str, Callable[[], Callable[[Request], Reply]]] = {
+    "multiturn": multiturn_scenario,
     "resize": resize_scenario,
     "compiled": compiled_scenario,
     "feedback": feedback_scenario,
