@@ -124,7 +124,8 @@ def make_row(name: str, split: str, index: int, sample: Sample) -> dict[str, Any
 
     A multi-turn bootcamp's row is an episode: the prompt is its first observation, the ground
     truth its identity, and ``extra_info`` also says ``multi_turn: true`` and ``max_turns``
-    (the episode is played with :func:`synth.rollout.rollout`)."""
+    (the episode is played with :func:`synth.rollout.rollout` or a trainer adapter, and
+    :func:`synth.reward.compute_score` scores a decoded conversation as the whole episode)."""
     row: dict[str, Any] = {
         "data_source": f"bootcamp/{name}",
         "prompt": [{"role": "user", "content": sample.prompt}],

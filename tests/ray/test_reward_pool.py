@@ -80,8 +80,27 @@ def shipped_rows(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any
     return rows
 
 
+def _episodes(rows: list[dict[str, Any]]) -> list[tuple[str, Any, str, Any]]:
+    """Whole Mastermind episodes as a trainer decodes them (the reference policy's turns with
+    the environment's observations between them): each scores as the finished game, 1.0."""
+    from synth.rollout import EpisodeEnv, reference_episode
+
+    out = []
+    with EpisodeEnv.from_library("mastermind", backend="process") as env:
+        for row in [r for r in rows if r["data_source"] == "bootcamp/mastermind"][:4]:
+            ep = reference_episode(env, row["ground_truth"])
+            text = "".join(f"{t.response}\n\n{nxt.observation}\n\n"
+                           for t, nxt in zip(ep.turns, ep.turns[1:], strict=False))
+            out.append((row["data_source"], text + ep.turns[-1].response, row["ground_truth"],
+                        row.get("extra_info")))
+    assert out and all(len(r[1]) > 200 for r in out)
+    return out
+
+
 def test_pool_scores_equal_compute_score_row_by_row(ray_cluster: LocalRayCluster, shipped_rows):
     batch = _responses(shipped_rows)
+    episodes = _episodes(shipped_rows)
+    batch += episodes
     columns = [list(col) for col in zip(*batch, strict=True)]
     findings_before = sum(reward.FINDINGS.values())
 
@@ -111,6 +130,7 @@ def test_pool_scores_equal_compute_score_row_by_row(ray_cluster: LocalRayCluster
     for row, want, have in zip(batch, expected, got, strict=True):
         assert have == want and type(have) is float, row[:2]
     assert again == got == verl_style
+    assert got[-len(episodes):] == [1.0] * len(episodes)  # multi-turn rows: the whole episode
     # one actor on each node of the cluster
     assert sorted(nodes) == sorted([ray_cluster.head.node_id, ray_cluster.worker.node_id])
     # right answers score 1.0 (one per row), the rest mostly 0.0; nothing was a finding
