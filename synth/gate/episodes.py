@@ -330,7 +330,7 @@ def check_load(s: EpisodeSuite) -> dict[str, Any]:
         return result("failed", f"{info['class']} does not implement {', '.join(missing)}")
     engines = f", engines {', '.join(declared[1])}" if declared[1] else ""
     return result("passed", f"imported {info['class']} (multi-turn, MAX_TURNS={s.max_turns}"
-                  f"{engines})")
+                  f"{engines})", engines=res.get("artifacts", {}).get("engines"))
 
 
 def check_diversity(s: EpisodeSuite) -> dict[str, Any]:

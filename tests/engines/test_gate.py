@@ -108,3 +108,23 @@ def test_synth_check_passes_with_the_engine_and_records_its_version() -> None:
     assert list(recorded) == ["gnugo"] and recorded["gnugo"].startswith("GNU Go 3.")
     print(f"\nsynth check go_move.py (bwrap): passed in {elapsed:.0f}s")
     assert_no_leftovers("/usr/games/gnugo", before=before)
+
+
+def test_synth_check_passes_on_the_go_game_with_the_engine() -> None:
+    """The multi-turn Go bootcamp: every episode check passes against the real engine (the
+    engine-free multi-turn one, Mastermind, is checked in tests/multiturn/test_defects.py)."""
+    before = pids_with("/usr/games/gnugo")
+    start = time.monotonic()
+    res = _invoke(str(GO_MOVE.with_name("go_game.py")), "--sandbox", "bwrap", "--json")
+    elapsed = time.monotonic() - start
+    assert res.exit_code == 0, res.output[-3000:]
+    report, _ = json.JSONDecoder().raw_decode(res.output)
+    assert report["passed"] is True
+    names = [c["name"] for c in report["checks"]]
+    assert "reference_policy" in names and "episode_determinism" in names
+    assert all(c["status"] == "passed" for c in report["checks"]), names
+    load = next(c for c in report["checks"] if c["name"] == "load")
+    assert load["artifacts"]["engines"].startswith("gnugo: GNU Go 3.")
+    assert list(engines_of(CheckReport.model_validate(report))) == ["gnugo"]
+    print(f"\nsynth check go_game.py (bwrap): passed in {elapsed:.0f}s")
+    assert_no_leftovers("/usr/games/gnugo", before=before)
