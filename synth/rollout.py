@@ -35,6 +35,7 @@ propagates (``openai`` exceptions); a bootcamp that breaks the contract raises
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -287,6 +288,10 @@ def reference_episode(env: EpisodeEnv, identity: dict[str, Any] | str) -> Rollou
 
 #: A transcript replay tries at most this many answer blocks as the end of one turn.
 MAX_CANDIDATES_PER_TURN = 16
+#: ... and at most ``2 * max_turns + this`` steps in all (a response full of answer blocks
+#: cannot make the reward step the environment thousands of times).
+EXTRA_REPLAY_STEPS = 16
+_NON_SPACE = re.compile(r"\S")
 
 
 def replay_transcript(
@@ -307,7 +312,12 @@ def replay_transcript(
     never answered) ends the replay. Returns the score so far (the last step's reward, 0.0
     when no step was taken) and the turns; observations in the turns are the environment's.
     ``step(state, action, turn)`` results are cached per turn, so a one-answer-per-turn
-    transcript costs one step per turn."""
+    transcript costs one step per turn, and a replay takes at most ``2 * max_turns +``
+    :data:`EXTRA_REPLAY_STEPS` steps whatever the text.
+
+    Whatever the text, the score is the environment's own for the actions replayed (at most
+    ``max_turns`` of them, in order): a response that writes the observations itself (it
+    guessed them right) plays several turns in one, which is playing those moves."""
     start = reset()
     cursor = 0
     first = (start.observation or "").strip()
@@ -318,37 +328,40 @@ def replay_transcript(
     state, observation = start.state, start.observation or ""
     turns: list[Turn] = []
     score = 0.0
+    budget = 2 * max_turns + EXTRA_REPLAY_STEPS
     for turn in range(1, max_turns + 1):
-        rest = text[cursor:]
-        if not rest.strip():
+        if _NON_SPACE.search(text, cursor) is None:
             break
         tried: dict[str, EpisodeStep] = {}
         chosen: tuple[str, EpisodeStep, int, int] | None = None
-        close = rest.find(ANSWER_CLOSE)
+        close = text.find(ANSWER_CLOSE, cursor)
         for _ in range(MAX_CANDIDATES_PER_TURN):
-            if close < 0:
+            if close < 0 or budget <= 1:  # keep one step for the last turn
                 break
             end = close + len(ANSWER_CLOSE)
-            action = BaseBootcamp.extract_output(rest[:end]) or ""
+            action = BaseBootcamp.extract_output(text[cursor:end]) or ""
+            if action not in tried:
+                budget -= 1
             result = tried.get(action) or tried.setdefault(action, step(state, action, turn))
             following = (result.observation or "").strip()
             if not result.done and following:
-                at = rest.find(following, end)
-                if at >= 0 and rest.find(ANSWER_CLOSE, end, at) < 0:
+                at = text.find(following, end)
+                if at >= 0 and text.find(ANSWER_CLOSE, end, at) < 0:
                     chosen = (action, result, at, at + len(following))
                     break
-            close = rest.find(ANSWER_CLOSE, end)
+            close = text.find(ANSWER_CLOSE, end)
         if chosen is None:  # the last turn of the text: all of the rest is the model's
+            rest = text[cursor:]
             action = BaseBootcamp.extract_output(rest) or ""
             result = tried.get(action) or tried.setdefault(action, step(state, action, turn))
             turns.append(Turn(observation, rest, action, result.reward, result.done))
             score = result.reward
             break
-        action, result, at, cursor_end = chosen
-        turns.append(Turn(observation, rest[:at], action, result.reward, result.done))
+        action, result, at, after = chosen
+        turns.append(Turn(observation, text[cursor:at], action, result.reward, result.done))
         score = result.reward
         state, observation = result.state, result.observation or ""
-        cursor += cursor_end
+        cursor = after
     return score, turns
 
 

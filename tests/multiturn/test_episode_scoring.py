@@ -23,7 +23,13 @@ from filters.self_consistency import FilterConfig, run_filter
 from synth import reward
 from synth.bootcamp import BaseBootcamp
 from synth.library import Library
-from synth.rollout import EpisodeEnv, replay, score_transcript
+from synth.rollout import (
+    EXTRA_REPLAY_STEPS,
+    EpisodeEnv,
+    replay,
+    replay_transcript,
+    score_transcript,
+)
 
 DEFECTS = Path(__file__).resolve().parents[1] / "defects" / "multiturn"
 _RULES = re.compile(r"secret code of (\d+) pegs; each peg is one of (\d+) colours")
@@ -187,6 +193,24 @@ def test_the_replay_recovers_each_turn_and_stops_where_the_text_does() -> None:
         merged = responses[0] + "\n" + responses[1]
         score, turns = score_transcript(env, identity, merged)
         assert [t.action for t in turns] == [actions[1]]
+
+
+def test_a_response_full_of_answers_costs_a_bounded_number_of_steps() -> None:
+    identity = _identities(2, 1)[0]
+    calls = 0
+    with EpisodeEnv.from_library("mastermind", backend="process") as env:
+        def counted(state: dict[str, Any], action: str, turn: int) -> Any:
+            nonlocal calls
+            calls += 1
+            return env.step(state, action, turn)
+
+        flood = "".join(f"<answer>{i % 4 + 1} {i % 3 + 1} 1</answer> " for i in range(5000))
+        t0 = time.monotonic()
+        score, turns = replay_transcript(lambda: env.reset(identity), counted, env.max_turns, flood)
+        elapsed = time.monotonic() - t0
+    assert len(turns) == 1 and calls <= 2 * env.max_turns + EXTRA_REPLAY_STEPS
+    assert score == _rule_score(identity, [turns[0].action])
+    assert elapsed < 10
 
 
 def test_a_step_that_breaks_on_a_replayed_action_is_a_finding(tmp_path: Path,
