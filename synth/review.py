@@ -4,7 +4,11 @@
 with prompt and reference answer (drawn by a sandboxed method server: a bootcamp awaiting review
 is never imported into the reviewing process), the acceptance filter's solver responses with verdicts, the
 quality-gate report of the winning candidate, and the unified diffs between the repair rounds of
-its task (read from ``runs/<run_id>/``). :func:`accept` and :func:`reject` write the decision
+its task (read from ``runs/<run_id>/``). For a multi-turn bootcamp it adds episodes turn by turn:
+the reference episodes (the first drawn cases of each level played by the bootcamp's own
+``reference_policy`` in a sandboxed :class:`synth.rollout.EpisodeEnv`), the solver's episodes the
+filter recorded, and a reviewer's own actions replayed on a drawn case (:func:`replay_actions`);
+a contract break is a finding on the episode, never an exception. :func:`accept` and :func:`reject` write the decision
 through :meth:`Library.set_status`; a rejected bootcamp leaves the registry (it is no longer
 listed, loaded or exported) but its module stays on disk with the reason in the manifest.
 
@@ -17,6 +21,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +30,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from filters.self_consistency import FilterResult, sample_specs
+from synth.bootcamp import BaseBootcamp
 from synth.gate import CheckReport
 from synth.library import BootcampRecord, Library, Status, sha256_text
 from synth.runs import task_slug
@@ -37,6 +43,17 @@ DEFAULT_BAND = (0.03, 0.85)
 SAMPLE_LIMITS = Limits(wall_s=30, cpu_s=30, memory_mb=1024)
 _CANDIDATE_RE = re.compile(r"^round_(\d+)_(\d+)\.(py|check\.json|failure\.txt)$")
 MAX_REASON = 2000
+#: Reference episodes played per level (on the first cases drawn of each level).
+EPISODES_PER_LEVEL = 1
+#: The most turns a review plays or shows of one episode (a MAX_TURNS may be far larger).
+MAX_SHOWN_TURNS = 64
+#: How much of an observation, response or action an episode view keeps.
+EPISODE_TEXT_CHARS = 4000
+#: Wall time one review spends playing episodes (all of them together).
+EPISODE_BUDGET_S = 60.0
+#: A reviewer's own replay: at most this many actions, each of at most this many characters.
+MAX_REPLAY_ACTIONS = 64
+MAX_REPLAY_ACTION_CHARS = 1000
 
 
 class ReviewError(Exception):
@@ -52,6 +69,52 @@ class SampleCase:
     prompt: str
     answer: str
     identity: str  # JSON text
+    #: a multi-turn bootcamp's MAX_TURNS (the prompt is the first observation); None otherwise
+    max_turns: int | None = None
+
+
+@dataclass(frozen=True)
+class ShownTurn:
+    """One turn of an episode as a reviewer sees it (texts cut to :data:`EPISODE_TEXT_CHARS`)."""
+
+    observation: str
+    response: str
+    action: str
+    reward: float | None  # after the step; None when the step broke the contract
+    done: bool
+
+
+@dataclass
+class Episode:
+    """One episode, turn by turn: a reference episode, a solver's (from the filter record) or a
+    reviewer's own actions replayed."""
+
+    kind: str  # reference | solver | replay
+    key: str  # names it in the page's links: ref-<n>, solver-<index>, mine-<id>
+    level: str
+    seed: int | None
+    identity: str  # JSON text
+    turns: list[ShownTurn] = field(default_factory=list)
+    score: float | None = None  # the last step's reward; None when it broke or was not scored
+    done: bool = False
+    error: str = ""  # a finding: the contract break (or why the episode could not be played)
+    note: str = ""  # e.g. stopped at the review's turn cap
+
+    @property
+    def title(self) -> str:
+        what = {"reference": "reference episode", "solver": "solver episode",
+                "replay": "your actions"}.get(self.kind, self.kind)
+        seed = "" if self.seed is None else f", seed {self.seed}"
+        index = f" #{self.key.split('-', 1)[1]}" if self.kind == "solver" else ""
+        return f"{what}{index}: level {self.level}{seed}"
+
+    @property
+    def rewards(self) -> list[float | None]:
+        return [t.reward for t in self.turns]
+
+    @property
+    def actions(self) -> list[str]:
+        return [t.action for t in self.turns]
 
 
 @dataclass
@@ -128,6 +191,21 @@ class Review:
     winner: Candidate | None = None
     diffs: list[RoundDiff] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    reference_episodes: list[Episode] = field(default_factory=list)
+    episodes_error: str = ""
+    solver_episodes: list[Episode] = field(default_factory=list)
+
+    @property
+    def max_turns(self) -> int | None:
+        """MAX_TURNS of a multi-turn bootcamp (from the drawn cases), else None."""
+        return next((s.max_turns for s in self.samples if s.max_turns), None)
+
+    @property
+    def multi_turn(self) -> bool:
+        return self.max_turns is not None or bool(self.solver_episodes)
+
+    def episodes(self) -> list[Episode]:
+        return self.reference_episodes + self.solver_episodes
 
     @property
     def gate(self) -> CheckReport | None:
@@ -228,8 +306,205 @@ def draw_samples(
     for s in samples:
         identity = json.dumps(s.case, ensure_ascii=False, indent=1)
         out.append(SampleCase(level=s.level, seed=s.seed, prompt=s.prompt, answer=s.answer or "",
-                              identity=identity))
+                              identity=identity, max_turns=s.max_turns))
     return out, ""
+
+
+# -- episodes (multi-turn bootcamps) -------------------------------------------------------------
+
+
+def _cut(text: str, limit: int = EPISODE_TEXT_CHARS) -> str:
+    return text if len(text) <= limit else text[:limit] + f" [... {len(text) - limit} more characters]"
+
+
+def _step_limit(code: str, base_s: float = 5.0) -> float:
+    """A step's time bound, grown by a declared engine's factor (the gate's and filter's rule)."""
+    from synth.engines import REGISTRY, declared_engines
+
+    try:
+        names = declared_engines(code)
+    except (SyntaxError, ValueError):
+        names = ()
+    return base_s * max((REGISTRY[n].time_factor for n in names if n in REGISTRY), default=1.0)
+
+
+def _open_env(code: str, name: str, class_name: str, backend: str | Backend) -> Any:
+    """A started :class:`synth.rollout.EpisodeEnv` (raises RolloutError / SandboxUnavailableError)."""
+    from synth.rollout import EpisodeEnv
+
+    env = EpisodeEnv(code, name=name, class_name=class_name, backend=backend,
+                     step_limit_s=_step_limit(code))
+    return env.start()
+
+
+def play_episode(env: Any, episode: Episode, actions: list[str] | None,
+                 deadline: float | None = None) -> Episode:
+    """Play ``episode`` (its identity) in the sandboxed ``env`` turn by turn: the bootcamp's
+    ``reference_policy`` chooses each action when ``actions`` is None, else ``actions`` in order.
+    Stops when done, when the actions run out, after :data:`MAX_SHOWN_TURNS` turns or at
+    ``deadline`` (``time.monotonic()``). A contract break is the episode's ``error`` (the turns
+    before it stay); never raises."""
+    from synth.rollout import RolloutError
+
+    try:
+        current = env.reset(episode.identity)
+    except (RolloutError, SandboxUnavailableError) as exc:
+        episode.error = f"reset: {exc}"
+        return episode
+    observation, state = current.observation or "", current.state
+    limit = min(env.max_turns, MAX_SHOWN_TURNS)
+    if actions is not None:
+        limit = min(limit, len(actions))
+    score = 0.0
+    for turn in range(1, limit + 1):
+        if deadline is not None and time.monotonic() > deadline:
+            episode.note = (f"stopped after {turn - 1} turns: the review's time for playing "
+                            f"episodes ({EPISODE_BUDGET_S:g} s) is spent")
+            break
+        try:
+            action = env.policy(state, turn) if actions is None else actions[turn - 1]
+        except (RolloutError, SandboxUnavailableError) as exc:
+            episode.error = str(exc)
+            return episode
+        response = BaseBootcamp.wrap_answer(action)
+        try:
+            step = env.step(state, action, turn)
+        except (RolloutError, SandboxUnavailableError) as exc:
+            episode.turns.append(ShownTurn(_cut(observation), _cut(response), _cut(action), None, False))
+            episode.error = str(exc)
+            return episode
+        episode.turns.append(ShownTurn(_cut(observation), _cut(response), _cut(action),
+                                       step.reward, step.done))
+        score, state = step.reward, step.state
+        if step.done:
+            episode.done = True
+            break
+        observation = step.observation or ""
+    episode.score = score if episode.turns else None
+    if not episode.done and not episode.note:
+        played = len(episode.turns)
+        if actions is not None and played == len(actions) and played < env.max_turns:
+            episode.note = "the actions ran out before the episode ended: the score so far"
+        elif played >= env.max_turns:
+            episode.error = (f"the episode is not done after MAX_TURNS = {env.max_turns} steps "
+                             "(the contract ends every episode within MAX_TURNS)")
+        else:
+            episode.note = (f"stopped after {played} of MAX_TURNS = {env.max_turns} turns: a "
+                            f"review plays at most {MAX_SHOWN_TURNS}")
+    if actions is not None and len(actions) > len(episode.turns) and episode.done:
+        episode.note = f"{len(actions) - len(episode.turns)} action(s) after the end were not played"
+    return episode
+
+
+def reference_episodes(
+    code: str, class_name: str, samples: list[SampleCase], backend: str | Backend, *,
+    per_level: int = EPISODES_PER_LEVEL, name: str = "the bootcamp",
+) -> tuple[list[Episode], str]:
+    """The first ``per_level`` drawn cases of each level played by the bootcamp's own
+    ``reference_policy`` in one sandboxed environment, turn by turn (see :func:`play_episode`).
+    ([], why) when the environment does not start; [] for a single-turn bootcamp."""
+    from synth.rollout import RolloutError
+
+    chosen: list[SampleCase] = []
+    for s in samples:
+        if s.max_turns and sum(1 for c in chosen if c.level == s.level) < per_level:
+            chosen.append(s)
+    if not chosen:
+        return [], ""
+    try:
+        env = _open_env(code, name, class_name, backend)
+    except (RolloutError, SandboxUnavailableError) as exc:
+        return [], f"no episode environment: {exc}"
+    deadline = time.monotonic() + EPISODE_BUDGET_S
+    try:
+        return [play_episode(env, Episode("reference", f"ref-{n}", s.level, s.seed, s.identity),
+                             None, deadline) for n, s in enumerate(chosen)], ""
+    finally:
+        env.close()
+
+
+def solver_episodes(result: FilterResult | None) -> list[Episode]:
+    """The solver's episodes the filter recorded (multi-turn candidates), turn by turn; the
+    record is untrusted file data: texts and turn counts are bounded again."""
+    out: list[Episode] = []
+    for s in result.samples if result is not None else []:
+        if s.episode is None:
+            continue
+        broke = s.outcome == "error"  # the environment broke the contract on its last turn
+        ep = Episode("solver", f"solver-{s.index}", s.level, s.seed, _cut(s.identity or "", 100_000),
+                     score=s.score, error=_cut(s.error) if broke else "")
+        last = len(s.episode) - 1
+        ep.turns = [ShownTurn(_cut(t.observation), _cut(t.response), _cut(t.action),
+                              None if broke and n == last and not t.done else t.reward, t.done)
+                    for n, t in enumerate(s.episode[:MAX_SHOWN_TURNS])]
+        ep.done = bool(s.episode) and s.episode[-1].done
+        notes = [f"the solver call failed: {_cut(s.error, 300)}"] if s.error and not broke else []
+        if len(s.episode) > MAX_SHOWN_TURNS:
+            notes.append(f"{len(s.episode)} turns recorded; the first {MAX_SHOWN_TURNS} are shown")
+        ep.note = "; ".join(notes)
+        out.append(ep)
+    return out
+
+
+def parse_actions(text: str) -> list[str]:
+    """A reviewer's actions, one per line: a blank line is an empty action (what a model that
+    gave no answer plays); one final line break only ends the last line. Refuses more than
+    :data:`MAX_REPLAY_ACTIONS` actions or one longer than :data:`MAX_REPLAY_ACTION_CHARS`
+    characters."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if len(lines) > 1 and lines[-1] == "":
+        lines.pop()
+    if lines == [""]:
+        raise ReviewError("enter at least one action, one per line")
+    if len(lines) > MAX_REPLAY_ACTIONS:
+        raise ReviewError(f"{len(lines)} actions; a replay takes at most {MAX_REPLAY_ACTIONS}")
+    for n, line in enumerate(lines, 1):
+        if len(line) > MAX_REPLAY_ACTION_CHARS:
+            raise ReviewError(f"action {n} is {len(line)} characters; at most "
+                              f"{MAX_REPLAY_ACTION_CHARS} each")
+    return lines
+
+
+def replay_actions(code: str, class_name: str, case: SampleCase, actions: list[str],
+                   backend: str | Backend, *, key: str = "mine", name: str = "the bootcamp") -> Episode:
+    """A reviewer's ``actions`` (from :func:`parse_actions`) played from a drawn ``case`` in a
+    fresh sandboxed environment, turn by turn. The actions go only to the sandboxed ``step``."""
+    from synth.rollout import RolloutError
+
+    if len(actions) > MAX_REPLAY_ACTIONS or any(len(a) > MAX_REPLAY_ACTION_CHARS for a in actions):
+        raise ReviewError("too many or too long actions (see parse_actions)")
+    episode = Episode("replay", key, case.level, case.seed, case.identity)
+    try:
+        env = _open_env(code, name, class_name, backend)
+    except (RolloutError, SandboxUnavailableError) as exc:
+        episode.error = f"no episode environment: {exc}"
+        return episode
+    try:
+        return play_episode(env, episode, actions, time.monotonic() + EPISODE_BUDGET_S)
+    finally:
+        env.close()
+
+
+def episode_text(ep: Episode, *, title: bool = True) -> str:
+    """An episode turn by turn as plain text (the CLI's view)."""
+    lines = [ep.title] if title else []
+    for n, t in enumerate(ep.turns, 1):
+        reward = "broke the contract" if t.reward is None else f"reward {t.reward:g}"
+        lines += [f"--- turn {n}", "observation:", t.observation,
+                  f"action: {t.action!r} -> {reward}, done {t.done}"]
+    if ep.error:
+        lines.append(f"FINDING: {ep.error}")
+    if ep.note:
+        lines.append(f"note: {ep.note}")
+    score = "-" if ep.score is None else f"{ep.score:g}"
+    lines.append(f"score: {score} ({'done' if ep.done else 'not done'})")
+    return "\n".join(lines)
+
+
+def episode_dict(ep: Episode) -> dict[str, Any]:
+    return {"kind": ep.kind, "key": ep.key, "level": ep.level, "seed": ep.seed,
+            "identity": ep.identity, "score": ep.score, "done": ep.done, "error": ep.error,
+            "note": ep.note, "turns": [t.__dict__ for t in ep.turns]}
 
 
 def load_candidates(folder: Path) -> list[Candidate]:
@@ -303,8 +578,10 @@ def gather(
     backend: str | Backend = "auto",
     per_level: int = 2,
     samples: bool = True,
+    episodes_per_level: int = EPISODES_PER_LEVEL,
 ) -> Review:
-    """Everything about bootcamp ``name`` (see the module docstring). Never imports its code."""
+    """Everything about bootcamp ``name`` (see the module docstring). Never imports its code.
+    A multi-turn bootcamp's reference episodes are played when samples are drawn."""
     rec = library.record(name)
     try:
         code = library.code(name)
@@ -316,6 +593,10 @@ def gather(
         review.notes.append("the module on disk does not match the sha256 in the manifest")
     if samples and per_level > 0:
         review.set_samples(*draw_samples(code, per_level, backend))
+        if episodes_per_level > 0 and review.max_turns:
+            review.reference_episodes, review.episodes_error = reference_episodes(
+                code, rec.class_name, review.samples, backend, per_level=episodes_per_level,
+                name=rec.name)
     if rec.run_id is None:
         review.notes.append(f"{rec.origin} bootcamp without a run: no filter record or repair history")
         return review
@@ -334,6 +615,7 @@ def gather(
             review.notes.append(f"unreadable filter record {filter_path.name}: {exc.errors()[0]['msg']}")
     else:
         review.notes.append(f"no filter record for {rec.task_id} in run {rec.run_id}")
+    review.solver_episodes = solver_episodes(review.filter)
     review.candidates = load_candidates(run_dir / "candidates" / slug)
     review.winner = next((c for c in review.candidates if c.sha256 == rec.code_sha256), None)
     if review.winner is None:
@@ -344,12 +626,14 @@ def gather(
 
 
 def as_dict(review: Review) -> dict[str, Any]:
-    """A JSON-friendly summary (for ``synth review show --json``)."""
-    return {
+    """A JSON-friendly summary (for ``synth review show --json``); episodes for multi-turn
+    bootcamps only."""
+    out = {
         "record": review.record.model_dump(mode="json"),
         "code_matches": review.code_matches,
         "levels": review.levels,
-        "samples": [s.__dict__ for s in review.samples],
+        "samples": [{k: v for k, v in s.__dict__.items() if k != "max_turns" or v is not None}
+                    for s in review.samples],
         "samples_error": review.samples_error,
         "filter": review.filter.model_dump(mode="json") if review.filter else None,
         "band": list(review.band),
@@ -361,3 +645,8 @@ def as_dict(review: Review) -> dict[str, Any]:
                    "note": d.note} for d in review.diffs],
         "notes": review.notes,
     }
+    if review.multi_turn:
+        out.update(max_turns=review.max_turns, episodes_error=review.episodes_error,
+                   reference_episodes=[episode_dict(e) for e in review.reference_episodes],
+                   solver_episodes=[episode_dict(e) for e in review.solver_episodes])
+    return out

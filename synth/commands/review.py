@@ -136,15 +136,20 @@ def show_command(
     runs_dir: RunsOpt = None,
     sandbox: Annotated[str | None, typer.Option("--sandbox", help="auto | process | bwrap | docker")] = None,
     per_level: Annotated[int, typer.Option(help="Sample cases per level.", min=0, max=20)] = 2,
+    episodes: Annotated[int, typer.Option(
+        help="Multi-turn bootcamps: reference episodes played per level (of the sample cases).",
+        min=0, max=20)] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print everything as one JSON object.")] = False,
 ) -> None:
-    """Show a bootcamp: record, code, sample cases per level, solver verdicts, gate report, diffs."""
+    """Show a bootcamp: record, code, sample cases per level, solver verdicts, gate report, diffs;
+    a multi-turn bootcamp's reference and solver episodes turn by turn."""
     from synth.library import LibraryError
     from synth.review import ReviewError, as_dict, gather
 
     o = _opts(ctx, library, runs_dir, sandbox)
     try:
-        review = gather(_library(o.library), name, _runs(o.runs_dir), backend=o.sandbox, per_level=per_level)
+        review = gather(_library(o.library), name, _runs(o.runs_dir), backend=o.sandbox,
+                        per_level=per_level, episodes_per_level=episodes)
     except (ReviewError, LibraryError) as exc:
         raise fail(str(exc)) from exc
     if as_json:
@@ -189,6 +194,7 @@ def print_review(review: Review) -> None:
                 Text("prompt", style="bold"), Text(case.prompt),
                 Text("reference answer", style="bold"), Text(case.answer, style="green"),
             ), title=Text(f"sample case: level {level}, seed {case.seed}"), title_align="left"))
+    _print_episodes(review)
     if review.filter is not None:
         f = review.filter
         table = Table(title=Text(f"solver responses: {f.verdict}: {f.reason}"), title_justify="left")
@@ -223,6 +229,32 @@ def print_review(review: Review) -> None:
         title = Text(f"repair round {d.round}: {d.parent} -> {d.child} (+{d.added} -{d.removed})")
         body = Syntax(d.diff, "diff", word_wrap=True) if d.diff else Text(d.note)
         out.print(Panel(body, title=title, title_align="left"))
+
+
+def _print_episodes(review: Review) -> None:
+    """A multi-turn bootcamp's reference episodes turn by turn, and its solver episodes in
+    brief (plain text: every observation and action is untrusted)."""
+    from synth.review import episode_text
+
+    if review.episodes_error:
+        out.print(Text(f"reference episodes: {review.episodes_error}", style="red"))
+    for ep in review.reference_episodes:
+        style = "red" if ep.error else None
+        out.print(Panel(Text(episode_text(ep, title=False)), title=Text(ep.title, style=style or ""),
+                        title_align="left"))
+    if review.solver_episodes:
+        table = Table(title="solver episodes (actions turn by turn)", title_justify="left")
+        for col in ("#", "level", "turns", "actions -> rewards", "score"):
+            table.add_column(col, overflow="fold")
+        for ep in review.solver_episodes:
+            steps = " | ".join(f"{t.action[:40]!r}->{'broke' if t.reward is None else f'{t.reward:g}'}"
+                               for t in ep.turns[:12])
+            more = f" ... ({len(ep.turns) - 12} more)" if len(ep.turns) > 12 else ""
+            score = "-" if ep.score is None else f"{ep.score:g}"
+            finding = f"\nFINDING: {ep.error[:300]}" if ep.error else ""
+            table.add_row(ep.key.split("-", 1)[1], Text(ep.level), str(len(ep.turns)),
+                          Text(steps + more + finding), score)
+        out.print(table)
 
 
 @app.command("accept")

@@ -5,15 +5,23 @@ work. Untrusted text (bootcamp code, prompts, answers, model responses, titles) 
 templates, and a Content-Security-Policy without any script source backs that up. Decisions are
 POST forms carrying a per-server token (a page on another site cannot forge them) and go through
 the same functions as the CLI (:func:`synth.review.accept` / :func:`synth.review.reject`).
+
+A multi-turn bootcamp's page steps through its episodes (``?episode=KEY&turn=K``, or
+``turn=all``): the reference episodes, the solver's, and the reviewer's own actions, which a POST
+form with the same token replays in the sandbox (:func:`synth.review.replay_actions`; the
+body, the action count and each action's length are bounded; the replay is kept in a small
+in-memory cache and shown by a redirect to its step-through).
 """
 
 from __future__ import annotations
 
 import secrets
 import threading
+from collections import OrderedDict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import parse_qs, quote, urlencode
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from starlette.applications import Starlette
@@ -28,13 +36,20 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from synth.library import BootcampRecord, Library, LibraryError
 from synth.review import (
+    MAX_REPLAY_ACTION_CHARS,
+    MAX_REPLAY_ACTIONS,
     REVIEW_STATUSES,
+    Episode,
+    Review,
     ReviewError,
     SampleCase,
     accept,
     draw_samples,
     gather,
+    parse_actions,
+    reference_episodes,
     reject,
+    replay_actions,
 )
 from synth.web.render import (
     PYGMENTS_CSS,
@@ -56,6 +71,22 @@ SECURITY_HEADERS = [
     (b"referrer-policy", b"no-referrer"),
     (b"cache-control", b"no-store"),
 ]
+
+#: The replay form's body: its actions percent-encoded, with room for the other fields.
+MAX_REPLAY_FORM_BYTES = MAX_REPLAY_ACTIONS * MAX_REPLAY_ACTION_CHARS * 3 + 8192
+#: Replays kept for their step-through pages (the oldest goes first).
+MAX_KEPT_REPLAYS = 32
+#: Replays running at once (each starts a sandboxed environment).
+MAX_CONCURRENT_REPLAYS = 2
+
+
+@dataclass
+class KeptReplay:
+    name: str
+    sha256: str
+    episode: Episode
+    case: str  # the form's case value
+    actions: str  # the form's actions text
 
 
 class SecurityHeaders:
@@ -88,6 +119,9 @@ class ReviewSite:
         self.per_level = per_level
         self.token = secrets.token_urlsafe(24)
         self._samples: dict[tuple[str, str], tuple[list[SampleCase], str]] = {}
+        self._episodes: dict[tuple[str, str], tuple[list[Episode], str]] = {}
+        self._replays: OrderedDict[str, KeptReplay] = OrderedDict()
+        self._replay_slots = threading.BoundedSemaphore(MAX_CONCURRENT_REPLAYS)
         self._lock = threading.Lock()
         self.env = Environment(
             loader=FileSystemLoader(str(HERE / "templates")),
@@ -115,6 +149,38 @@ class ReviewSite:
             with self._lock:
                 self._samples[key] = result
         return result
+
+    def episodes_for(self, rec: BootcampRecord, code: str,
+                     samples: list[SampleCase]) -> tuple[list[Episode], str]:
+        """The reference episodes of a multi-turn bootcamp, played once per server (a finding
+        on an episode is kept: the bootcamp's doing; a missing environment is retried)."""
+        key = (rec.name, rec.code_sha256)
+        with self._lock:
+            cached = self._episodes.get(key)
+        if cached is not None:
+            return cached
+        result = reference_episodes(code, rec.class_name, samples, self.sandbox, name=rec.name)
+        if not result[1]:
+            with self._lock:
+                self._episodes[key] = result
+        return result
+
+    def replays_of(self, rec: BootcampRecord) -> list[KeptReplay]:
+        with self._lock:
+            return [k for k in self._replays.values()
+                    if (k.name, k.sha256) == (rec.name, rec.code_sha256)]
+
+    def _keep(self, kept: KeptReplay) -> None:
+        with self._lock:
+            self._replays[kept.episode.key] = kept
+            while len(self._replays) > MAX_KEPT_REPLAYS:
+                self._replays.popitem(last=False)
+
+    def _replay_now(self, code: str, rec: BootcampRecord, case: SampleCase, actions: list[str],
+                    key: str) -> Episode:
+        with self._replay_slots:
+            return replay_actions(code, rec.class_name, case, actions, self.sandbox, key=key,
+                                  name=rec.name)
 
     # -- pages ----------------------------------------------------------------------------
 
@@ -146,6 +212,15 @@ class ReviewSite:
         except ReviewError as exc:
             return self.error(500, "Cannot review", str(exc))
         review.set_samples(*self.samples_for(review.record, review.code))
+        if review.max_turns:
+            review.reference_episodes, review.episodes_error = self.episodes_for(
+                review.record, review.code, review.samples)
+        episodes: dict[str, Any] = {}
+        if review.multi_turn:
+            view = self._episode_view(request, review)
+            if isinstance(view, Response):
+                return view
+            episodes = view
         calib = review.calibration()
         chart = calibration_chart(calib, review.band, review.record.pass_rate) if calib else None
         return self.render(
@@ -153,7 +228,88 @@ class ReviewSite:
             code_html=highlight_python(review.code),
             diffs=[(d, diff_rows(d.diff)) for d in review.diffs],
             done=request.query_params.get("done", ""), back=request.query_params.get("back", ""),
+            **episodes,
         )
+
+    def _episode_view(self, request: Request, review: Review) -> dict[str, Any] | Response:
+        """The episode section's context: the episodes, the selected one and its turn, and the
+        replay form (a 404 for an episode that does not exist or a replay no longer kept)."""
+        q = request.query_params
+        kept = self.replays_of(review.record)
+        episodes = review.episodes() + [k.episode for k in kept]
+        key = q.get("episode", "")
+        ep = next((e for e in episodes if e.key == key), None) if key else \
+            (episodes[0] if episodes else None)
+        if key and ep is None:
+            if key.startswith("mine-"):
+                return self.error(404, "Replay gone", f"this server keeps the last {MAX_KEPT_REPLAYS} "
+                                  "replays; replay your actions again")
+            return self.error(404, "Not found", f"no episode {key[:80]!r} of {review.record.name}")
+        turn: int | None = 1
+        if q.get("turn") == "all":
+            turn = None
+        elif ep is not None and ep.turns:
+            try:
+                turn = max(1, min(int(q.get("turn", "1")), len(ep.turns)))
+            except ValueError:
+                turn = 1
+        cases = [(str(i), s) for i, s in enumerate(review.samples) if s.max_turns]
+        form_case, form_actions = (cases[0][0] if cases else ""), ""
+        mine = next((k for k in kept if ep is not None and k.episode.key == ep.key), None)
+        if mine is not None:
+            form_case, form_actions = mine.case, mine.actions
+        elif ep is not None:
+            form_actions = "".join(a + "\n" for a in ep.actions)  # parse_actions' inverse
+            match = next((i for i, s in cases if s.identity == ep.identity), None)
+            if match is not None:
+                form_case = match
+            elif ep.kind == "solver":
+                form_case = ep.key
+        extra = ep if ep is not None and ep.kind == "solver" else None
+        return {"episodes": episodes, "ep": ep, "turn": turn, "cases": cases,
+                "solver_case": extra, "form_case": form_case, "form_actions": form_actions,
+                "max_actions": MAX_REPLAY_ACTIONS, "max_action_chars": MAX_REPLAY_ACTION_CHARS}
+
+    async def replay(self, request: Request) -> Response:
+        """POST: the reviewer's actions replayed from a drawn case (or a solver episode's case)
+        in the sandbox; redirects to the replay's step-through."""
+        name = request.path_params["name"]
+        form = await _bounded_form(request, MAX_REPLAY_FORM_BYTES)
+        if isinstance(form, Response):
+            return form
+        if not secrets.compare_digest(form.get("token", "").encode(), self.token.encode()):
+            return self.error(403, "Forbidden", "the form token is missing or stale; reload the page")
+        try:
+            actions = parse_actions(form.get("actions", ""))
+            review = await run_in_threadpool(gather, self.library, name, self.runs_dir, samples=False)
+        except LibraryError:
+            return self.error(404, "Not found", f"no bootcamp named {name!r} in {self.library.root}")
+        except ReviewError as exc:
+            return self.error(400, "Not replayed", str(exc))
+        samples, why = await run_in_threadpool(self.samples_for, review.record, review.code)
+        choice = form.get("case", "")
+        case = None
+        if choice.isdigit() and int(choice) < len(samples) and samples[int(choice)].max_turns:
+            case = samples[int(choice)]
+        elif choice.startswith("solver-"):
+            ep = next((e for e in review.solver_episodes if e.key == choice), None)
+            if ep is not None and ep.identity:
+                case = SampleCase(ep.level, ep.seed or 0, "", "", ep.identity, max_turns=1)
+        if case is None:
+            if not any(s.max_turns for s in samples) and not review.solver_episodes:
+                return self.error(400, "Not replayed", why or f"{name} is not a multi-turn "
+                                  "bootcamp: it has no episodes to replay")
+            return self.error(400, "Not replayed", f"no case {choice[:40]!r}; pick one of the "
+                              "drawn cases")
+        key = f"mine-{secrets.token_hex(6)}"
+        episode = await run_in_threadpool(self._replay_now, review.code, review.record, case,
+                                          actions, key)
+        self._keep(KeptReplay(name, review.record.code_sha256, episode, choice,
+                              form.get("actions", "")[:MAX_REPLAY_FORM_BYTES]))
+        query = {"episode": key, "turn": "1"}
+        if form.get("back"):
+            query["back"] = form["back"]
+        return RedirectResponse(f"/b/{quote(name)}?{urlencode(query)}#episodes", status_code=303)
 
     async def decide(self, request: Request) -> Response:
         name = request.path_params["name"]
@@ -180,6 +336,39 @@ class ReviewSite:
 
     def pygments_css(self, request: Request) -> Response:
         return Response(PYGMENTS_CSS, media_type="text/css")
+
+
+async def _bounded_form(request: Request, limit: int) -> dict[str, str] | Response:
+    """The fields of a url-encoded form body of at most ``limit`` bytes (first value of each),
+    read without ever holding more; an error page otherwise."""
+    def refuse(code: int, title: str, message: str) -> Response:
+        site: ReviewSite = request.app.state.site
+        return site.error(code, title, message)
+
+    ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if ctype != "application/x-www-form-urlencoded":
+        return refuse(400, "Not replayed", "send the form as the page does (url-encoded)")
+    def too_large() -> Response:
+        return refuse(413, "Too large", f"the form is over {limit} bytes; a replay takes at "
+                      f"most {MAX_REPLAY_ACTIONS} actions of {MAX_REPLAY_ACTION_CHARS} characters")
+
+    try:
+        declared = int(request.headers.get("content-length", "0"))
+    except ValueError:
+        declared = 0
+    if declared > limit:
+        return too_large()
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            return too_large()
+    try:
+        fields = parse_qs(body.decode("utf-8", errors="replace"), keep_blank_values=True,
+                          max_num_fields=16)
+    except ValueError:
+        return refuse(400, "Not replayed", "the form has too many fields")
+    return {k: v[0] for k, v in fields.items() if v}
 
 
 def _rate(text: str | None) -> float | None:
@@ -215,6 +404,7 @@ def create_app(library: Library, runs_dir: Path, *, sandbox: str = "auto", per_l
     routes = [
         Route("/", site.index, methods=["GET"]),
         Route("/b/{name}", site.detail, methods=["GET"]),
+        Route("/b/{name}/replay", site.replay, methods=["POST"]),
         Route("/b/{name}/{action:str}", site.decide, methods=["POST"]),
         Route("/static/pygments.css", site.pygments_css, methods=["GET"]),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
