@@ -382,13 +382,18 @@ def test_the_endpoint_limit_holds_across_the_cluster(ray_cluster: LocalRayCluste
     assert {e["node"] for e in ray_tasks(run_dir)} == {ray_cluster.head.node_id,
                                                        ray_cluster.worker.node_id}
     assert sum(1 for e in calls if e["queued_s"] > 0.05) >= 10
-    # ...and the endpoint never had more than the limit in flight (each node alone could have)
-    print(f"\n{len(calls)} calls in {elapsed:.1f}s; at most {seen} in flight at the endpoint "
-          f"(limit {limit})")
-    assert 2 <= seen <= limit
+    # ...and never more than the limit were out at once (each node alone could have sent 6):
+    # the cluster's limiter never granted more leases at once
     stats = next(e for e in events if e["kind"] == "ray_stats")["endpoints"]
     assert [s["max_held"] for s in stats.values()] == [limit]
-    # every attempt of a call held a lease (a call cancelled by the early stop may have held one)
-    assert sum(s["granted"] for s in stats.values()) >= sum(e["attempts"] for e in calls)
+    # every attempt of a call held a lease; the rest were calls the filter's early stop cancelled:
+    # each gave its lease back at once, while this endpoint (it sleeps without noticing that the
+    # client left) still counts it, so only abandoned requests can take its count over the limit
+    granted = sum(s["granted"] for s in stats.values())
+    abandoned = granted - sum(e["attempts"] for e in calls)
+    assert abandoned >= 0
+    print(f"\n{len(calls)} calls in {elapsed:.1f}s; at most {seen} in flight at the endpoint, "
+          f"{abandoned} requests abandoned by the early stop (limit {limit})")
+    assert 2 <= seen <= limit + abandoned
     assert elapsed < 240
     assert_no_run_processes(tmp_path, before, ray_cluster)
