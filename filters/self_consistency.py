@@ -110,6 +110,31 @@ class LevelStats(BaseModel):
         return self.passed / self.n if self.n else 0.0
 
 
+class _Tally:
+    """The filter's running count: scores in, per level, and the early verdict."""
+
+    def __init__(self, cfg: FilterConfig, k: int) -> None:
+        self.cfg, self.k = cfg, k
+        self.levels: dict[str, LevelStats] = {}
+        self.passed = 0.0
+        self.answered = self.failures = 0
+        self.stopped_early = False
+
+    def add(self, level: str, score: float) -> Verdict | None:
+        """Count one scored answer; the verdict when it can no longer change (early stop)."""
+        self.answered += 1
+        self.passed += score
+        stats = self.levels.setdefault(level, LevelStats())
+        stats.n += 1
+        stats.passed += score
+        if self.cfg.early_stop and self.failures == 0 and self.answered < self.k:
+            verdict = decided(self.passed, self.answered, self.k, self.cfg.low, self.cfg.high)
+            if verdict is not None:
+                self.stopped_early = True
+                return verdict
+        return None
+
+
 class FilterResult(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -270,15 +295,6 @@ async def _play(envs: _Episodes, item: dict[str, Any], solve: Solve, chat: Chat 
     return out
 
 
-def _step_limit(code: str, base_s: float) -> float:
-    """A step's time bound: the filter's verification bound, grown by a declared engine's
-    factor (the gate's rule)."""
-    from synth.engines import REGISTRY, declared_engines
-
-    factors = [REGISTRY[n].time_factor for n in declared_engines(code) if n in REGISTRY]
-    return base_s * max(factors, default=1.0)
-
-
 async def run_filter(
     code: str,
     solve: Solve,
@@ -300,12 +316,8 @@ async def run_filter(
         return await _run_episodes(code, items, solve, chat, cfg, runner)
     k = len(items)
     records: list[SampleRecord] = []
-    levels: dict[str, LevelStats] = {}
-    passed = 0.0
-    answered = 0
-    failures = 0
+    tally = _Tally(cfg, k)
     verdict: Verdict | None = None
-    stopped_early = False
     reason = ""
     sem = asyncio.Semaphore(cfg.solver_concurrency)
 
@@ -331,9 +343,10 @@ async def run_filter(
             )
             records.append(rec)
             if response is None:
-                failures += 1
-                if failures > cfg.max_solver_failure_rate * k:
-                    verdict, reason = "solver_error", f"{failures} of {k} solver calls failed: {err}"
+                tally.failures += 1
+                if tally.failures > cfg.max_solver_failure_rate * k:
+                    verdict = "solver_error"
+                    reason = f"{tally.failures} of {k} solver calls failed: {err}"
                     break
                 continue
             result = await asyncio.to_thread(pool.verify, response, item["identity"])
@@ -356,22 +369,15 @@ async def run_filter(
                           f"(level {rec.level}, seed {rec.seed})")
                 break
             rec.score = score
-            answered += 1
-            passed += score
-            stats = levels.setdefault(rec.level, LevelStats())
-            stats.n += 1
-            stats.passed += score
-            if cfg.early_stop and failures == 0 and answered < k:
-                verdict = decided(passed, answered, k, cfg.low, cfg.high)
-                if verdict is not None:
-                    stopped_early = True
-                    break
+            verdict = tally.add(rec.level, score)
+            if verdict is not None:
+                break
     finally:
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await asyncio.to_thread(pool.close)
-    return _result(cfg, items, records, levels, verdict, reason, passed, answered, stopped_early)
+    return _result(cfg, items, records, tally, verdict, reason)
 
 
 async def _run_episodes(code: str, items: list[dict[str, Any]], solve: Solve, chat: Chat | None,
@@ -379,14 +385,11 @@ async def _run_episodes(code: str, items: list[dict[str, Any]], solve: Solve, ch
     """The filter over whole episodes of a multi-turn candidate (see the module docstring)."""
     k = len(items)
     records: list[SampleRecord] = []
-    levels: dict[str, LevelStats] = {}
-    passed = 0.0
-    answered = failures = 0
+    tally = _Tally(cfg, k)
     verdict: Verdict | None = None
-    stopped_early = False
     reason = ""
     sem = asyncio.Semaphore(cfg.solver_concurrency)
-    envs = _Episodes(code, runner, cfg.pool_size, _step_limit(code, cfg.verify_timeout_s))
+    envs = _Episodes(code, runner, cfg.pool_size, cfg.verify_timeout_s)
 
     async def play(i: int) -> tuple[int, _Played]:
         async with sem:
@@ -410,10 +413,10 @@ async def _run_episodes(code: str, items: list[dict[str, Any]], solve: Solve, ch
                                identity=json.dumps(item["identity"], sort_keys=True))
             records.append(rec)
             if ep.solver_error:
-                failures += 1
-                if failures > cfg.max_solver_failure_rate * k:
+                tally.failures += 1
+                if tally.failures > cfg.max_solver_failure_rate * k:
                     verdict = "solver_error"
-                    reason = f"{failures} of {k} solver episodes failed: {ep.solver_error}"
+                    reason = f"{tally.failures} of {k} solver episodes failed: {ep.solver_error}"
                     break
                 continue
             if ep.env_error or ep.score is None:
@@ -423,28 +426,21 @@ async def _run_episodes(code: str, items: list[dict[str, Any]], solve: Solve, ch
                           f"{rec.level}, seed {rec.seed}): {ep.env_error[:300]}")
                 break
             rec.outcome, rec.score = "passed", ep.score
-            answered += 1
-            passed += ep.score
-            stats = levels.setdefault(rec.level, LevelStats())
-            stats.n += 1
-            stats.passed += ep.score
-            if cfg.early_stop and failures == 0 and answered < k:
-                verdict = decided(passed, answered, k, cfg.low, cfg.high)
-                if verdict is not None:
-                    stopped_early = True
-                    break
+            verdict = tally.add(rec.level, ep.score)
+            if verdict is not None:
+                break
     finally:
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await asyncio.to_thread(envs.close)
-    return _result(cfg, items, records, levels, verdict, reason, passed, answered, stopped_early)
+    return _result(cfg, items, records, tally, verdict, reason)
 
 
 def _result(cfg: FilterConfig, items: list[dict[str, Any]], records: list[SampleRecord],
-            levels: dict[str, LevelStats], verdict: Verdict | None, reason: str, passed: float,
-            answered: int, stopped_early: bool) -> FilterResult:
-    rate = passed / answered if answered else None
+            tally: _Tally, verdict: Verdict | None, reason: str) -> FilterResult:
+    levels, answered, stopped_early = tally.levels, tally.answered, tally.stopped_early
+    rate = tally.passed / answered if answered else None
     if verdict is None:
         if rate is None:
             verdict, reason = "solver_error", "no solver response could be scored"

@@ -154,6 +154,13 @@ class GtpError(EngineError):
 # ------------------------------------------------------------------------------------------
 
 
+def time_factor(source: str) -> float:
+    """How much the time budgets of a module's calls grow for the engines it declares (the
+    largest declared engine's ``time_factor``; 1.0 when it declares none)."""
+    return max((REGISTRY[n].time_factor for n in declared_engines(source) if n in REGISTRY),
+               default=1.0)
+
+
 def declared_engines(source: str) -> tuple[str, ...]:
     """The engine names the classes of a module declare (``ENGINES = ("gnugo",)`` in a class
     body, a tuple or list of string literals), in order, without repeats. Read with ``ast``:

@@ -317,23 +317,11 @@ def _cut(text: str, limit: int = EPISODE_TEXT_CHARS) -> str:
     return text if len(text) <= limit else text[:limit] + f" [... {len(text) - limit} more characters]"
 
 
-def _step_limit(code: str, base_s: float = 5.0) -> float:
-    """A step's time bound, grown by a declared engine's factor (the gate's and filter's rule)."""
-    from synth.engines import REGISTRY, declared_engines
-
-    try:
-        names = declared_engines(code)
-    except (SyntaxError, ValueError):
-        names = ()
-    return base_s * max((REGISTRY[n].time_factor for n in names if n in REGISTRY), default=1.0)
-
-
 def _open_env(code: str, name: str, class_name: str, backend: str | Backend) -> Any:
     """A started :class:`synth.rollout.EpisodeEnv` (raises RolloutError / SandboxUnavailableError)."""
     from synth.rollout import EpisodeEnv
 
-    env = EpisodeEnv(code, name=name, class_name=class_name, backend=backend,
-                     step_limit_s=_step_limit(code))
+    env = EpisodeEnv(code, name=name, class_name=class_name, backend=backend)
     return env.start()
 
 

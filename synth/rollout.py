@@ -102,12 +102,16 @@ class RolloutResult:
 class EpisodeEnv:
     """One multi-turn bootcamp in a sandboxed method server, driven from this process: every
     reply validated. ``code`` is the module source (``EpisodeEnv.from_library(name)`` takes it,
-    hash-checked, from the library)."""
+    hash-checked, from the library). Each call is bounded by ``step_limit_s``, grown by the
+    time factor of an engine the module declares (:func:`synth.engines.time_factor`, the
+    gate's rule)."""
 
     def __init__(self, code: str, *, name: str = "bootcamp", class_name: str = "",
                  backend: str | Backend = "auto", step_limit_s: float = 5.0) -> None:
+        from synth.engines import time_factor
+
         self.name = name
-        self.step_limit_s = step_limit_s
+        self.step_limit_s = step_limit_s * time_factor(code)
         self.server = MethodServer(code, backend=backend, class_name=class_name,
                                    limits=server_limits(), label=f"rollout:{name}")
         self.max_turns = 0

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from synth.engines import REGISTRY, declared_engines
+from synth.engines import REGISTRY, declared_engines, time_factor
 from synth.gate.report import CheckConfig
 from synth.sandbox.base import Limits
 
@@ -69,10 +69,9 @@ def engine_versions(info: dict[str, Any]) -> str:
 def budgets(cfg: CheckConfig, source: str) -> CheckConfig:
     """``cfg`` with its time budgets grown for the engines ``source`` declares (``cfg`` itself
     when it declares none)."""
-    factors = [REGISTRY[name].time_factor for name in declared_engines(source) if name in REGISTRY]
-    if not factors:
+    if not declared_engines(source):
         return cfg
-    factor = max(factors)
+    factor = time_factor(source)
     update: dict[str, Any] = {}
     for name in _TIMES:
         field = CheckConfig.model_fields[name]
