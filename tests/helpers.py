@@ -298,3 +298,25 @@ def missing_extra(extra: str, message: str) -> None:
         pytest.fail(f"{message} (the [{extra}] extra is required in this run)", pytrace=False)
     print(message, file=sys.stderr)
     pytest.skip(message, allow_module_level=True)
+
+
+# -- Mastermind (the shipped multi-turn bootcamp) by its stated rules, without the bootcamp -----
+
+
+def mastermind_feedback(secret: tuple[int, ...], guess: tuple[int, ...]) -> tuple[int, int]:
+    """(black, white): pegs of the right colour in the right place, and more of a right colour
+    in the wrong place."""
+    black = sum(a == b for a, b in zip(secret, guess, strict=True))
+    both = sum(min(secret.count(c), guess.count(c)) for c in set(guess))
+    return black, both - black
+
+
+def mastermind_score(identity: dict[str, Any], actions: list[str]) -> float:
+    """Mastermind's score by the rules its prompt states (par and guesses from the identity):
+    full marks within par, less for each later guess, 0 when the code is never found."""
+    secret = " ".join(map(str, identity["secret"]))
+    for used, action in enumerate(actions[: identity["max_guesses"]], 1):
+        if " ".join(action.replace(",", " ").split()) == secret:
+            par, top = identity["par"], identity["max_guesses"]
+            return 1.0 if used <= par else (top + 1 - used) / (top + 1 - par)
+    return 0.0

@@ -18,6 +18,8 @@ from typing import Any
 import psutil
 import pytest
 from helpers import make_library
+from helpers import mastermind_feedback as _pegs
+from helpers import mastermind_score as _rule_score
 
 from filters.self_consistency import FilterConfig, run_filter
 from synth import reward
@@ -34,22 +36,6 @@ from synth.rollout import (
 DEFECTS = Path(__file__).resolve().parents[1] / "defects" / "multiturn"
 _RULES = re.compile(r"secret code of (\d+) pegs; each peg is one of (\d+) colours")
 _TOLD = re.compile(r"^\s+\d+\. ([\d ]+) -> (\d+) black, (\d+) white$", re.MULTILINE)
-
-
-def _pegs(secret: tuple[int, ...], guess: tuple[int, ...]) -> tuple[int, int]:
-    black = sum(a == b for a, b in zip(secret, guess, strict=True))
-    both = sum(min(secret.count(c), guess.count(c)) for c in set(guess))
-    return black, both - black
-
-
-def _rule_score(identity: dict[str, Any], actions: list[str]) -> float:
-    """Mastermind's score by the rules its prompt states (par and guesses from the identity)."""
-    secret = " ".join(map(str, identity["secret"]))
-    for used, action in enumerate(actions[: identity["max_guesses"]], 1):
-        if " ".join(action.replace(",", " ").split()) == secret:
-            par, top = identity["par"], identity["max_guesses"]
-            return 1.0 if used <= par else (top + 1 - used) / (top + 1 - par)
-    return 0.0
 
 
 class Guesser:

@@ -15,18 +15,14 @@ from typing import Any
 import openai
 import pytest
 from fakes.openai_server import FakeOpenAI, Reply, Request
+from helpers import mastermind_feedback as _feedback
+from helpers import mastermind_score as _expected
 
 from synth.export import ExportConfig, export
 from synth.rollout import EpisodeEnv, RolloutError, replay, rollout
 
 _SIZES = re.compile(r"secret code of (\d+) pegs; each peg is one of (\d+) colours")
 _GUESS = re.compile(r"^\s+\d+\. ([\d ]+) -> (\d+) black, (\d+) white$", re.MULTILINE)
-
-
-def _feedback(secret: tuple[int, ...], guess: tuple[int, ...]) -> tuple[int, int]:
-    black = sum(a == b for a, b in zip(secret, guess, strict=True))
-    common = sum(min(secret.count(c), guess.count(c)) for c in set(guess))
-    return black, common - black
 
 
 class Player:
@@ -58,16 +54,6 @@ def _identities(level: str, count: int) -> list[dict[str, Any]]:
     return [{"game": f"{rng.randrange(16**8):08x}", "length": spec[0], "colours": spec[1],
              "max_guesses": spec[2], "par": spec[3],
              "secret": [rng.randint(1, spec[1]) for _ in range(spec[0])]} for _ in range(count)]
-
-
-def _expected(identity: dict[str, Any], actions: list[str]) -> float:
-    """The score by the game's stated rules, computed without the bootcamp."""
-    secret = " ".join(map(str, identity["secret"]))
-    for used, action in enumerate(actions[: identity["max_guesses"]], 1):
-        if " ".join(action.replace(",", " ").split()) == secret:
-            par, top = identity["par"], identity["max_guesses"]
-            return 1.0 if used <= par else (top + 1 - used) / (top + 1 - par)
-    return 0.0
 
 
 def test_rollout_scores_equal_an_independent_replay() -> None:

@@ -23,6 +23,7 @@ import psutil
 import pytest
 from conftest import REVIEW, run_cli
 from helpers import TOY_SUM
+from helpers import mastermind_score as _rule_score
 from markupsafe import escape
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
@@ -105,16 +106,6 @@ class Setup:
 
 
 # -- independent truth ------------------------------------------------------------------------
-
-
-def _rule_score(identity: dict[str, Any], actions: list[str]) -> float:
-    """Mastermind's score by the rules its prompt states (par and guesses from the identity)."""
-    secret = " ".join(map(str, identity["secret"]))
-    for used, action in enumerate(actions[: identity["max_guesses"]], 1):
-        if " ".join(action.replace(",", " ").split()) == secret:
-            par, top = identity["par"], identity["max_guesses"]
-            return 1.0 if used <= par else (top + 1 - used) / (top + 1 - par)
-    return 0.0
 
 
 def _children() -> set[int]:
