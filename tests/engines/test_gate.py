@@ -128,3 +128,31 @@ def test_synth_check_passes_on_the_go_game_with_the_engine() -> None:
     assert list(engines_of(CheckReport.model_validate(report))) == ["gnugo"]
     print(f"\nsynth check go_game.py (bwrap): passed in {elapsed:.0f}s")
     assert_no_leftovers("/usr/games/gnugo", before=before)
+
+
+def _reseeded_go_game(source: str) -> str:
+    """Planted defects (nondeterministic engine settings): go_game, but the opponent's engine is
+    reseeded from the clock before each of its moves (``clock``), or its level is set from a
+    string's hash, which another PYTHONHASHSEED changes (``hash``): the same episode can go
+    differently."""
+    code = GO_MOVE.with_name("go_game.py").read_text()
+    old = "    gtp.new_game(SIZE, state[\"komi\"], moves, level=OPPONENT_LEVEL)\n"
+    assert old in code
+    setting = {"clock": "set_random_seed {time.time_ns() % 99991 + 1}",
+               "hash": "level {hash(str(moves)) % 10 + 1}"}[source]
+    code = code.replace(old, old + f"    gtp.command(f\"{setting}\")\n")
+    return code.replace("import re\n", "import re\nimport time\n", 1) if source == "clock" else code
+
+
+@pytest.mark.parametrize("source", ["clock", "hash"])
+def test_an_engine_with_unfixed_settings_is_rejected(tmp_path: Path, source: str) -> None:
+    before = pids_with("/usr/games/gnugo")
+    path = tmp_path / f"go_game_{source}_seed.py"
+    path.write_text(_reseeded_go_game(source))
+    res = _invoke(str(path), "--sandbox", "bwrap", "--json")
+    assert res.exit_code == 1, res.output[-3000:]
+    report, _ = json.JSONDecoder().raw_decode(res.output)
+    failing = {c["name"] for c in report["checks"] if c["status"] != "passed"}
+    # caught by replaying episodes (not only by the static rule against the clock)
+    assert failing & {"determinism", "episode_determinism", "state_purity"}, sorted(failing)
+    assert_no_leftovers("/usr/games/gnugo", before=before)
