@@ -13,7 +13,7 @@ echo "== ruff"; .venv/bin/ruff check .
 echo "== mypy"; .venv/bin/mypy
 echo "== pytest"
 set +e
-.venv/bin/python -m pytest -q -p no:cacheprovider "$@"
+.venv/bin/python -m pytest -q -p no:cacheprovider --durations=30 "$@"
 rc=$?
 set -e
 if [ "$rc" -eq 5 ]; then echo "error: pytest collected no tests" >&2; exit 1; fi
