@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import hashlib
 import json
 import os
 import select
@@ -66,6 +67,7 @@ __all__ = [
     "EngineTimeout",
     "EngineUnavailable",
     "GtpError",
+    "command_log",
     "declared_engines",
     "engine",
     "find_program",
@@ -81,6 +83,9 @@ MAX_TIMEOUT_S = 60.0
 CLIENT_SLACK_S = 3.0
 #: The most bytes one engine answer may have (the engine is killed beyond it).
 MAX_ANSWER_BYTES = 1 << 20
+#: How many of the commands since the last :func:`command_log` the log shows (all are counted
+#: and digested).
+LOG_HEAD = 64
 _MAX_COMMAND_CHARS = 300
 _MAX_BATCH = 1000
 
@@ -357,8 +362,10 @@ def _broker(specs: list[EngineSpec], infd: int, outfd: int) -> None:
     First line written: the status of each engine, ``{name: {"ok", "version" | "error",
     "path"}}``. Requests: ``{"id", "engine", "op": "gtp" | "restart", "cmds": [..],
     "timeout"}``; answers ``{"id", "ok": [answer, ...]}`` or ``{"id", "err", "kind", "index"}``
-    (kind: refused | gtp | timeout | unavailable | failed)."""
+    (kind: refused | gtp | timeout | unavailable | failed). ``{"id", "op": "log"}`` answers the
+    command log since the last such request (see :func:`command_log`) and starts a new one."""
     programs = {spec.name: _Program(spec) for spec in specs}
+    journal = _Journal()
     state: dict[str, Any] = {}
     for name, program in programs.items():
         try:
@@ -379,13 +386,14 @@ def _broker(specs: list[EngineSpec], infd: int, outfd: int) -> None:
                 if len(buf) > 4 * MAX_ANSWER_BYTES:
                     return
             line, buf = buf.split(b"\n", 1)
-            _write_line(outfd, _answer(programs, state, line))
+            _write_line(outfd, _answer(programs, state, line, journal))
     finally:
         for program in programs.values():
             program.stop()
 
 
-def _answer(programs: dict[str, _Program], state: dict[str, Any], line: bytes) -> dict[str, Any]:
+def _answer(programs: dict[str, _Program], state: dict[str, Any], line: bytes,
+            journal: _Journal) -> dict[str, Any]:
     try:
         request = json.loads(line)
         rid = request["id"]
@@ -394,6 +402,8 @@ def _answer(programs: dict[str, _Program], state: dict[str, Any], line: bytes) -
         timeout = float(request.get("timeout", 0)) or None
     except (ValueError, KeyError, TypeError):
         return {"id": None, "err": "a malformed request", "kind": "refused"}
+    if op == "log":
+        return {"id": rid, "ok": journal.take()}
     program = programs.get(name) if type(name) is str else None
     if program is None:
         return {"id": rid, "kind": "unavailable",
@@ -403,12 +413,14 @@ def _answer(programs: dict[str, _Program], state: dict[str, Any], line: bytes) -
     spec = program.spec
     limit = min(timeout or spec.timeout_s, MAX_TIMEOUT_S)
     if op == "restart":
+        journal.add(name, "(restart)")
         program.stop()
         return {"id": rid, "ok": []}
     if op != "gtp" or type(cmds) is not list or len(cmds) > _MAX_BATCH:
         return {"id": rid, "err": "a request is a list of commands", "kind": "refused"}
     out: list[str] = []
     for index, text in enumerate(cmds):
+        journal.add(name, text if type(text) is str else repr(text))
         why = _refusal(spec, text)
         if why:
             return {"id": rid, "err": why, "kind": "refused", "index": index, "done": out}
@@ -425,6 +437,30 @@ def _answer(programs: dict[str, _Program], state: dict[str, Any], line: bytes) -
                     "index": index, "done": out}
         out.append(answer)
     return {"id": rid, "ok": out}
+
+
+class _Journal:
+    """The commands the broker was asked to run since the last ``log`` request: all of them
+    counted and digested (SHA-256 of ``engine: command`` lines), the first :data:`LOG_HEAD`
+    kept as text."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.digest = hashlib.sha256()
+        self.head: list[str] = []
+
+    def add(self, name: str, text: str) -> None:
+        line = f"{name}: {text[:_MAX_COMMAND_CHARS]}"
+        self.count += 1
+        self.digest.update(line.encode("utf-8", "replace") + b"\n")
+        if len(self.head) < LOG_HEAD:
+            self.head.append(line)
+
+    def take(self) -> dict[str, Any]:
+        """The log so far (``count``, ``digest``, ``head``); the journal starts again."""
+        out = {"count": self.count, "digest": self.digest.hexdigest(), "head": self.head}
+        self.count, self.digest, self.head = 0, hashlib.sha256(), []
+        return out
 
 
 def _write_line(fd: int, obj: Any) -> None:
@@ -548,6 +584,20 @@ def start_declared(module_path: str) -> dict[str, Any]:
         return {}
     _channel = _open_channel(names)
     return json.loads(json.dumps(_channel.state))
+
+
+def command_log() -> dict[str, Any]:
+    """The commands the declared engines were sent since the last call (``{"count", "digest",
+    "head"}``: how many, a SHA-256 over all of them, the first :data:`LOG_HEAD` as text), and a
+    new log from here; ``{}`` when no engine was started. The gate compares two processes' logs
+    of the same calls: an engine told another seed or level in a second process (a setting drawn
+    from the clock or a string's hash) is nondeterminism even where its answers agreed."""
+    channel = _channel
+    if channel is None or channel.pid != os.getpid() or channel.broken:
+        return {}
+    reply = channel.request({"engine": "", "op": "log"}, CLIENT_SLACK_S + 5.0)
+    value = reply.get("ok")
+    return value if type(value) is dict else {}
 
 
 def status() -> dict[str, Any]:

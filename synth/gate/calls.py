@@ -30,6 +30,8 @@ _STATUS = {Outcome.TIMEOUT: "timeout", Outcome.OOM: "oom", Outcome.SANDBOX_ERROR
 MAX_TEXT = 2_000_000
 #: How many swallowed exceptions and converted cases a candidate keeps as evidence.
 KEPT = 50
+#: How long the method server may take to answer its engine log (a round trip to the broker).
+ENGINE_LOG_LIMIT_S = 15.0
 
 
 class Failure(Exception):
@@ -75,6 +77,9 @@ class Candidate:
     #: intern mode: (canonical text, what the round trip changed) of converted cases
     converted: list[tuple[str, str]] = field(default_factory=list)
     converted_count: int = 0
+    #: engine-backed bootcamps (set after the load): per instance handle, the commands each
+    #: generated case sent the engines (``engine_log`` after each ``generate``), in order
+    gen_logs: dict[int, list[Any]] | None = None
 
     # -- load -----------------------------------------------------------------------------
     def load(self) -> dict[str, Any]:
@@ -108,7 +113,12 @@ class Candidate:
         params: dict[str, Any] = {"handle": handle}
         if reseed is not None:
             params["reseed"] = reseed
+        if self.gen_logs is not None:  # what was sent before belongs to no case
+            self.ask("engine_log", {}, ENGINE_LOG_LIMIT_S)
         value, dt = self.ask("generate", params, limit)
+        if self.gen_logs is not None:
+            self.gen_logs.setdefault(handle, []).append(
+                self.ask("engine_log", {}, ENGINE_LOG_LIMIT_S)[0])
         if type(value) is not dict:
             raise Failure("error", "broke the method-call protocol: malformed case",
                           finding="protocol")

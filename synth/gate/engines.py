@@ -8,6 +8,9 @@
   suite's time budgets (per call, per case, per check, the whole suite) grow by the largest
   declared engine's ``time_factor``; the engine's own per-command timeout (the broker kills an
   engine that does not answer) still bounds every engine call.
+* :func:`log_difference` -- the same calls, asked in two processes, must send the engines the
+  same commands (the broker's log, :func:`synth.engines.command_log`): a seed or level drawn
+  from the clock or a string's hash is nondeterminism even where the engine's answers agreed.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from synth.engines import REGISTRY, declared_engines, time_factor
 from synth.gate.report import CheckConfig
 from synth.sandbox.base import Limits
 
-__all__ = ["budgets", "engine_versions", "load_problem"]
+__all__ = ["budgets", "engine_versions", "load_problem", "log_difference"]
 
 #: The CheckConfig fields that are times, scaled for engine bootcamps.
 _TIMES = ("level_budget_s", "case_limit_s", "worker_timeout_s", "garbage_limit_s",
@@ -82,3 +85,32 @@ def budgets(cfg: CheckConfig, source: str) -> CheckConfig:
     update["limits"] = Limits(**{**cfg.limits.model_dump(), "wall_s": wall,
                                  "cpu_s": min(3600.0, max(cfg.limits.cpu_s, wall))})
     return cfg.model_copy(update=update)
+
+
+def log_difference(first: list[Any], second: list[Any]) -> dict[str, Any] | None:
+    """Where two processes' engine logs of the same calls (one entry per call, as the method
+    server's ``engine_log`` answered) first differ: ``{"call": index, "first_process",
+    "second_process", "commands"}`` -- the first command that differs, or the counts -- or None
+    when every call compared sent the same commands."""
+    for index, (mine, theirs) in enumerate(zip(first, second, strict=False)):
+        if mine == theirs:
+            continue
+        if type(mine) is not dict or type(theirs) is not dict or "digest" not in mine \
+                or "digest" not in theirs:
+            return {"call": index, "first_process": _text(mine), "second_process": _text(theirs),
+                    "commands": "a log was not answered"}
+        if mine["digest"] == theirs["digest"]:
+            continue
+        heads = [h if type(h) is list else [] for h in (mine.get("head"), theirs.get("head"))]
+        at = next((k for k, (a, b) in enumerate(zip(*heads, strict=False)) if a != b),
+                  min(map(len, heads)))
+        shown = [str(h[at]) if at < len(h) else "(no more commands)" for h in heads]
+        return {"call": index, "first_process": shown[0], "second_process": shown[1],
+                "commands": f"{mine.get('count')} commands in the first process, "
+                            f"{theirs.get('count')} in the second; they differ from command "
+                            f"{at + 1}"}
+    return None
+
+
+def _text(value: Any) -> str:
+    return str(value)[:300]

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from synth import pyast
+from synth.gate import engines
 from synth.gate.answers import _median, _size, check_contract
 from synth.gate.calls import Failure, ask_many
 from synth.gate.report import MULTI_TURN_CHECK_NAMES
@@ -505,16 +506,24 @@ def check_degenerate_policies(s: EpisodeSuite) -> dict[str, Any]:
                   "policies scored low and never crashed the environment", scores=table)
 
 
-def _replay(s: EpisodeSuite, server: MethodServer,
-            calls: list[tuple[str, dict[str, Any], Any]]) -> tuple[int, dict[str, Any] | None]:
+def _replay(s: EpisodeSuite, server: MethodServer, calls: list[tuple[str, dict[str, Any], Any]],
+            logs: list[Any] | None = None) -> tuple[int, dict[str, Any] | None]:
     """Ask ``server`` the recorded ``calls`` in this order (batches of 16): (how many agreed,
-    the first disagreement as evidence, or None)."""
+    the first disagreement as evidence, or None). With ``logs`` (an engine-backed bootcamp)
+    every call is followed by an ``engine_log`` question, whose answers -- the commands that
+    call sent its engines -- are appended to ``logs``."""
     agreed = 0
     limit = s.cfg.step_limit_s
     for start in range(0, len(calls), 16):
         chunk = calls[start : start + 16]
-        answers, _ = ask_many(server, [(m, p) for m, p, _ in chunk], limit,
-                              total_s=limit * len(chunk) + 2.0)
+        asked = [(m, p) for m, p, _ in chunk]
+        if logs is not None:
+            asked = [("engine_log", {})] + [q for call in asked for q in (call, ("engine_log", {}))]
+        answers, _ = ask_many(server, asked, limit, total_s=limit * len(asked) + 2.0)
+        if logs is not None:
+            logs.extend(value if failure is None else {"failed": failure.what}
+                        for value, failure in answers[2::2])
+            answers = answers[1::2]
         for (method, params, want), (value, failure) in zip(chunk, answers, strict=False):
             evidence = {"method": method, "action": params.get("action"),
                         "state": _state_text(params["state"]) if "state" in params
@@ -536,6 +545,23 @@ def _replay(s: EpisodeSuite, server: MethodServer,
     return agreed, None
 
 
+def _replay_in(s: EpisodeSuite, server: MethodServer, calls: list[tuple[str, dict[str, Any], Any]],
+               doing: str, logs: list[Any] | None = None,
+               ) -> tuple[int, dict[str, Any] | None] | dict[str, Any]:
+    """:func:`_replay` in a fresh ``server`` (started here, closed after), or the check's
+    result when it did not load or failed (``doing`` says what the gate was doing)."""
+    try:
+        started = server.start()
+        if not started.ok:
+            return result("error", f"the bootcamp did not load ({doing.rstrip(':')}): "
+                          f"{started.error}", traceback=started.traceback)
+        return _replay(s, server, calls, logs)
+    except Failure as f:
+        return failure_result(f, doing)
+    finally:
+        server.close()
+
+
 def _evidence(differ: dict[str, Any]) -> dict[str, Any]:
     return {k: _show(v) for k, v in differ.items() if v is not None}
 
@@ -549,17 +575,11 @@ def check_state_purity(s: EpisodeSuite) -> dict[str, Any]:
     calls = list(s.calls)
     rng.shuffle(calls)
     calls = calls[: s.cfg.replay_steps]
-    server = s._server(s.cfg.main_hashseed, role="replay")
-    try:
-        started = server.start()
-        if not started.ok:
-            return result("error", f"the bootcamp did not load in a fresh process: "
-                          f"{started.error}", traceback=started.traceback)
-        agreed, differ = _replay(s, server, calls)
-    except Failure as f:
-        return failure_result(f, "replaying recorded calls in a fresh process:")
-    finally:
-        server.close()
+    done = _replay_in(s, s._server(s.cfg.main_hashseed, role="replay"), calls,
+                      "replaying recorded calls in a fresh process:")
+    if isinstance(done, dict):
+        return done
+    agreed, differ = done
     if differ is not None:
         return result("failed", f"a recorded {differ['method']} call, replayed alone in a fresh "
                       "process (the same hash seed, calls in shuffled order), gave another "
@@ -571,8 +591,13 @@ def check_state_purity(s: EpisodeSuite) -> dict[str, Any]:
 
 
 def check_episode_determinism(s: EpisodeSuite) -> dict[str, Any]:
-    server = s._server(s.cfg.child_hashseed, shift_clock=True, role="episodes")
+    """The reference episodes replayed in a second process (other hash seed, clocks shifted,
+    reverse order) give the same replies. An engine-backed bootcamp's calls are replayed in a
+    fresh first process too, the first ``engine_log_episodes`` of them, and must send their
+    engines the same commands in both: a seed or level drawn from the clock or a string's hash
+    is caught even where the engine's answers happened to agree."""
     calls: list[tuple[str, dict[str, Any], Any]] = []
+    ends: list[int] = []  # where each episode's calls end
     for episode in reversed(list(s.ref_episodes.values())):
         case = s.cases[episode.li][episode.i]
         calls.append(("reset", {"case_text": case}, episode.start.plain()))
@@ -580,25 +605,49 @@ def check_episode_determinism(s: EpisodeSuite) -> dict[str, Any]:
             state = episode.before(turn).state
             calls.append(("policy", {"state": state}, action))
             calls.append(("step", {"state": state, "action": action}, step.plain()))
-    try:
-        started = server.start()
-        if not started.ok:
-            return result("error", f"the bootcamp did not load in a second process: "
-                          f"{started.error}", traceback=started.traceback)
-        agreed, differ = _replay(s, server, calls)
-    except Failure as f:
-        return failure_result(f, "replaying the reference episodes in a second process:")
-    finally:
-        server.close()
+        ends.append(len(calls))
+    engine_backed = bool(engines.engine_versions(s.info))
+    first_logs: list[Any] = []
+    if engine_backed:
+        logged = calls[: ends[min(len(ends), s.cfg.engine_log_episodes) - 1]] if ends else []
+        done = _replay_in(s, s._server(s.cfg.main_hashseed, role="engine log"), logged,
+                          "replaying the reference episodes in a fresh process:", first_logs)
+        if isinstance(done, dict):
+            return done
+        _, differ = done
+        if differ is not None:
+            return result("failed", f"a reference episode replayed in a fresh process (the same "
+                          f"hash seed) diverged at a {differ['method']} call: everything from "
+                          "the identity and the state", finding="nondeterministic_episode",
+                          **_evidence(differ))
+    second_logs: list[Any] = []
+    done = _replay_in(s, s._server(s.cfg.child_hashseed, shift_clock=True, role="episodes"),
+                      calls, "replaying the reference episodes in a second process:",
+                      second_logs if engine_backed else None)
+    if isinstance(done, dict):
+        return done
+    agreed, differ = done
     if differ is not None:
         return result("failed", f"the reference episodes replayed in a second process (other "
                       "PYTHONHASHSEED, clocks shifted, episodes in the reverse order) diverged "
                       f"at a {differ['method']} call: draw nothing from the clock, hash order "
                       "or global random; everything from the identity and the state",
                       finding="nondeterministic_episode", **_evidence(differ))
+    told = engines.log_difference(first_logs, second_logs)
+    if told is not None:
+        method, params, _ = calls[told.pop("call")]
+        return result("failed", f"a reference episode's {method} call sent its engine other "
+                      "commands in a second process (other PYTHONHASHSEED, clocks shifted) than "
+                      "in the first, though both answered alike: an engine's settings (seed, "
+                      "level, options) must come from the identity and the state, never from "
+                      "the clock or hash()", finding="nondeterministic_engine_settings",
+                      method=method, action=params.get("action"),
+                      state=_state_text(params["state"]) if "state" in params
+                      else params.get("case_text"), **told)
+    compared = f"; the engine commands of {len(first_logs)} calls agreed" if first_logs else ""
     return result("passed", f"{len(s.ref_episodes)} reference episodes ({agreed} calls) replayed "
                   "identically in a second process (other hash seed, clocks shifted, reverse "
-                  "order)")
+                  f"order){compared}")
 
 
 def check_turn_limit(s: EpisodeSuite) -> dict[str, Any]:

@@ -75,6 +75,8 @@ FINDINGS: tuple[str, ...] = (
     "reference_loses", "step_crashes", "slow_step", "rewards_illegal_actions",
     "degenerate_policy_wins", "hidden_state", "nondeterministic_episode", "episode_never_ends",
     "terminal_changes", "malformed_step",
+    # engine-backed bootcamps (synth.gate.engines)
+    "nondeterministic_engine_settings",
 )
 #: What a finding means for the verdict (see the module docstring).
 Severity = Literal["reject", "convention", "cannot_judge"]
@@ -187,6 +189,9 @@ class CheckConfig(BaseModel):
     episode_cases: int = Field(default=8, ge=1, le=200)  # reference episodes per level
     policy_cases: int = Field(default=4, ge=1, le=100)  # episodes per level per policy
     replay_steps: int = Field(default=80, ge=1, le=2000)  # steps replayed by state_purity
+    #: reference episodes an engine-backed bootcamp replays in two processes to compare the
+    #: commands it sends its engines (episode_determinism)
+    engine_log_episodes: int = Field(default=4, ge=1, le=100)
     step_limit_s: float = Field(default=2.0, gt=0, le=60)  # one reset/step/policy call
     step_mean_s: float = Field(default=0.05, gt=0, le=60)
     step_max_s: float = Field(default=1.0, gt=0, le=60)

@@ -366,6 +366,8 @@ class Suite:
         if no_engine is not None:
             return no_engine
         versions = engines.engine_versions(self.info)
+        if versions:
+            self.cand.gen_logs = {}  # the determinism check compares the engine commands
         return result("passed", f"imported {name}" + (f" (engines: {versions})" if versions else ""),
                       engines=versions or None)
 
@@ -485,17 +487,23 @@ class Suite:
         created in the REVERSE order), in the background."""
         server = self._server(self.cfg.child_hashseed, shift_clock=True, role="determinism")
         self.second = {"levels": [[] for _ in self.levels], "answers": [[] for _ in self.levels],
-                       "error": None, "failed_at": {}}
+                       "error": None, "failed_at": {}, "gen_logs": [[] for _ in self.levels]}
+        logged = self.cand.gen_logs is not None
 
         def work() -> None:
             other = Candidate(server, intern=self.intern)
             deadline = time.monotonic() + self.cfg.worker_timeout_s
             try:
                 other.load()
+                if logged:
+                    other.gen_logs = {}
                 order = list(range(len(self.levels)))[::-1]
                 answering = True
                 handles = {li: other.construct(self.levels[li][1], self.levels[li][2], 10.0)
                            for li in order}
+                if other.gen_logs is not None:
+                    for li in order:
+                        other.gen_logs[handles[li]] = self.second["gen_logs"][li]
                 for li in order:
                     seed = self.levels[li][2]
                     entry, answers = self.second["levels"][li], self.second["answers"][li]
@@ -568,6 +576,9 @@ class Suite:
                     return result("failed", f"{self.where(li, i)}: the same seed gave a different "
                                   f"case in a second process (levels built in the reverse "
                                   f"order): {hint}", first_process=mine, second_process=text)
+        told = self._engine_commands_differ()
+        if told is not None:
+            return told
         checked, note = 0, ""
         for li, answers in enumerate(self.second["answers"]):
             for i, theirs in enumerate(answers[: len(self.cases[li])]):
@@ -586,6 +597,29 @@ class Suite:
                       "process (other PYTHONHASHSEED, clock shifted, instances built in the "
                       f"reverse order; {checked} answers compared) and in a fresh instance"
                       + note)
+
+    def _engine_commands_differ(self) -> dict[str, Any] | None:
+        """An engine-backed bootcamp: the cases the second process regenerated must have sent
+        the engines the same commands as in the first (a seed or level from the clock or a
+        string's hash is nondeterminism even where the engine's answers agreed)."""
+        if self.cand.gen_logs is None:
+            return None
+        for li, theirs in enumerate(self.second.get("gen_logs") or []):
+            if li >= len(self.handles):
+                break
+            n = min(len(theirs), len(self.cases[li]))
+            mine = self.cand.gen_logs.get(self.handles[li], [])[:n]
+            told = engines.log_difference(mine, theirs[:n])
+            if told is not None:
+                i = told.pop("call")
+                return result("failed", f"{self.where(li, i)}: case_generator sent its engine "
+                              "other commands in a second process (other PYTHONHASHSEED, clock "
+                              "shifted) than in the first, though the cases agreed: an engine's "
+                              "settings (seed, level, options) must come from self.rng, never "
+                              "from the clock or hash()",
+                              finding="nondeterministic_engine_settings",
+                              case=self.cases[li][i], **told)
+        return None
 
     def same_process(self) -> dict[str, Any] | None:
         """A fresh instance with the same seed, in this process, must repeat the cases."""

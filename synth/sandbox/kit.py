@@ -1320,6 +1320,22 @@ def m_events(p: dict[str, Any]) -> list[str]:
     return out
 
 
+def m_engine_log(p: dict[str, Any]) -> dict[str, Any]:
+    """Engine-backed bootcamps: the commands the declared engines were sent since the last
+    ``engine_log`` question (``{"count", "digest", "head"}``), then forgotten; ``{}`` without
+    engines. The log is kept by the engine broker and read through the bootcamp's own client,
+    as a bootcamp call: the bootcamp could hide its commands, never make a verdict -- the host
+    only compares the logs of the same calls in two processes."""
+    fn = _S.engine_log
+    if fn is None:
+        return {}
+    limit = _limit(p, 15.0)
+    value = _bounded(fn, (), limit)
+    if type(value) is not dict or json_problem(value, "the engine log") is not None:
+        return {"problem": f"the engine log is a {_name_of(value)}, not plain JSON"}
+    return loads(canonical(value))
+
+
 def m_batch(p: dict[str, Any]) -> list[dict[str, Any]]:
     """Several questions in one request: ``{"calls": [[method, params], ...]}`` -> one
     ``{"ok": value}`` or ``{"err": {...}}`` per call, in order. Each call keeps its own
@@ -1402,7 +1418,7 @@ def _sample_one(spec: Any, presets: dict[str, Any], limit: float,
 
 _HANDLERS = ("m_batch", "m_check", "m_construct", "m_drop", "m_events", "m_generate", "m_prompt",
              "m_probes", "m_roundtrip", "m_sample", "m_score", "m_solve", "m_stdin", "m_wrap",
-             "m_answer", "m_reset", "m_step", "m_policy")
+             "m_answer", "m_reset", "m_step", "m_policy", "m_engine_log")
 #: Where the server's private namespace starts (see :func:`_private_namespace`).
 _RUNTIME = ("_main", "_hook", "_snapshot", *_HANDLERS)
 _CONTRACT_NAMES = ("LEVELS", "__init__", "_verify_correction", "case_generator",
@@ -1715,15 +1731,18 @@ def _signal_facade() -> types.ModuleType:
     return facade
 
 
-def _start_engines(here: str, module: str) -> dict[str, Any]:
+def _start_engines(here: str, module: str) -> tuple[dict[str, Any], Any]:
     """The engines the module declares (``ENGINES``), started by ``synth.engines`` before the
     guard is armed: the bootcamp talks to them through its client and starts no process. Their
-    status (name -> ok, version or error) goes into the handshake."""
+    status (name -> ok, version or error) goes into the handshake; with it, the client's
+    ``command_log`` (None without engines), which :func:`m_engine_log` asks."""
     if not os.path.isfile(os.path.join(here, "synth", "engines.py")):
-        return {}
+        return {}, None
     engines = importlib.import_module("synth.engines")
     found = engines.start_declared(os.path.join(here, *module.split(".")) + ".py")
-    return loads(canonical(found)) if type(found) is dict and json_problem(found) is None else {}
+    if type(found) is not dict or json_problem(found) is not None or not found:
+        return {}, None
+    return loads(canonical(found)), engines.command_log
 
 
 def _identity(fd: int) -> tuple[int, int]:
@@ -1768,7 +1787,7 @@ def serve(argv: list[str], guard: bool = True) -> int:
             except ImportError:
                 pass
     shim = importlib.import_module("intern_shim") if mode == "intern" else None
-    engine_status = _start_engines(here, module) if mode == "native" else {}
+    engine_status, engine_log = _start_engines(here, module) if mode == "native" else ({}, None)
     # 3. the private namespace: the server's code, state and guard
     builtins_copy = dict(vars(builtins))
     env = _private_namespace(globals(), _RUNTIME, builtins_copy)
@@ -1803,7 +1822,8 @@ def serve(argv: list[str], guard: bool = True) -> int:
         pos=0, pending=[], pending_bytes=0, handlers={}, instances={}, next_handle=1, cls=None,
         base=None, multi=None, verify=None, shim=shim, checker=None, contract_snap=None, class_snap=None,
         levels_at_load=None, sources={}, contract_names=_CONTRACT_NAMES, contract_reads={},
-        hot=None, calls=0, clean=False, originals={}, engine_status=engine_status)
+        hot=None, calls=0, clean=False, originals={}, engine_status=engine_status,
+        engine_log=engine_log)
     s.handlers = {name[2:]: env[name] for name in _HANDLERS}
     if shim is not None:
         s.base = shim.Basebootcamp

@@ -4,6 +4,7 @@ answers that depend only on the position."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import time
@@ -160,3 +161,29 @@ def test_a_positions_analysis_does_not_depend_on_what_the_engine_did_before() ->
     again = [_analysis(m, 9) for m in reversed(positions)][::-1]
     twice = [_analysis(m, 9) for m in positions]
     assert first == again == twice
+
+
+
+def test_the_broker_logs_every_command_it_was_asked_and_starts_again_when_read() -> None:
+    gtp = engine("gnugo")
+    gtp.version()
+    engines.command_log()  # what came before
+    gtp.new_game(9, 6.5, [("B", "E5")])
+    gtp.command("set_random_seed 7")
+    with pytest.raises(EngineError, match="not allowed"):
+        gtp.command("loadsgf /etc/passwd")  # refused, and logged all the same
+    log = engines.command_log()
+    assert log["count"] == 7
+    assert log["head"] == ["gnugo: (restart)", "gnugo: boardsize 9", "gnugo: clear_board",
+                           "gnugo: komi 6.5", "gnugo: play black E5", "gnugo: set_random_seed 7",
+                           "gnugo: loadsgf /etc/passwd"]
+    assert engines.command_log() == {"count": 0, "digest": hashlib.sha256().hexdigest(),
+                                     "head": []}
+    # the digest covers every command; the head shows only the first LOG_HEAD
+    logs = []
+    for seed in (7, 8, 7):
+        gtp.commands(["get_komi"] * engines.LOG_HEAD + [f"set_random_seed {seed}"])
+        logs.append(engines.command_log())
+    assert [g["count"] for g in logs] == [engines.LOG_HEAD + 1] * 3
+    assert logs[0]["head"] == logs[1]["head"] == ["gnugo: get_komi"] * engines.LOG_HEAD
+    assert logs[0]["digest"] == logs[2]["digest"] != logs[1]["digest"]

@@ -4,9 +4,11 @@ recorded; engine bootcamps get engine-sized time budgets."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 import typer
@@ -139,7 +141,8 @@ def _reseeded_go_game(source: str) -> str:
     old = "    gtp.new_game(SIZE, state[\"komi\"], moves, level=OPPONENT_LEVEL)\n"
     assert old in code
     setting = {"clock": "set_random_seed {time.time_ns() % 99991 + 1}",
-               "hash": "level {hash(str(moves)) % 10 + 1}"}[source]
+               "hash": "level {hash(str(moves)) % 10 + 1}",
+               "hash seed": "set_random_seed {hash(str(moves)) % 99991 + 1}"}[source]
     code = code.replace(old, old + f"    gtp.command(f\"{setting}\")\n")
     return code.replace("import re\n", "import re\nimport time\n", 1) if source == "clock" else code
 
@@ -156,3 +159,73 @@ def test_an_engine_with_unfixed_settings_is_rejected(tmp_path: Path, source: str
     # caught by replaying episodes (not only by the static rule against the clock)
     assert failing & {"determinism", "episode_determinism", "state_purity"}, sorted(failing)
     assert_no_leftovers("/usr/games/gnugo", before=before)
+
+
+def _report(path: Path) -> tuple[int, dict[str, Any]]:
+    res = _invoke(str(path), "--sandbox", "bwrap", "--json")
+    report, _ = json.JSONDecoder().raw_decode(res.output)
+    return res.exit_code, report
+
+
+def test_an_engine_seeded_from_a_hash_is_rejected_though_its_moves_agree(tmp_path: Path) -> None:
+    """The opponent reseeded from a string's hash before each of its moves: at its level GNU Go
+    plays the same moves whatever the seed on these positions, so the episodes replay alike --
+    but the engine was told another seed in another process, which the broker's command log
+    shows."""
+    before = pids_with("/usr/games/gnugo")
+    path = tmp_path / "go_game_hash_seed.py"
+    path.write_text(_reseeded_go_game("hash seed"))
+    code, report = _report(path)
+    assert code == 1
+    check = next(c for c in report["checks"] if c["name"] == "episode_determinism")
+    assert check["status"] == "failed" and check["finding"] == "nondeterministic_engine_settings"
+    shown = check["artifacts"]
+    assert shown["first_process"].startswith("gnugo: set_random_seed ")
+    assert shown["second_process"].startswith("gnugo: set_random_seed ")
+    assert shown["first_process"] != shown["second_process"]
+    assert {"state", "method"} <= set(shown)
+    assert_no_leftovers("/usr/games/gnugo", before=before)
+
+
+def test_a_position_generator_seeding_its_engine_from_a_hash_is_rejected(tmp_path: Path) -> None:
+    """Single-turn: go_move's self-play reseeds GNU Go from a string's hash: the case
+    generator's engine commands differ in a second process."""
+    code = GO_MOVE.read_text()
+    old = "        gtp.new_game(self.size, KOMI, level=SELFPLAY_LEVEL)\n"
+    assert code.count(old) == 1
+    code = code.replace(old, old + "        gtp.command(f\"set_random_seed {hash(str(plies)) % 9973 + 1}\")\n")
+    path = tmp_path / "go_move_hash_seed.py"
+    path.write_text(code)
+    exit_code, report = _report(path)
+    assert exit_code == 1
+    check = next(c for c in report["checks"] if c["name"] == "determinism")
+    assert check["status"] == "failed", check
+    if check.get("finding") == "nondeterministic_engine_settings":  # the cases themselves agreed
+        assert check["artifacts"]["first_process"].startswith("gnugo: set_random_seed ")
+        assert "case" in check["artifacts"]
+    else:  # the seed changed the positions: caught by the cases already
+        assert "different case" in check["reason"], check
+
+
+def test_engine_logs_are_compared_call_by_call() -> None:
+    def log(*commands: str) -> dict[str, Any]:
+        digest = hashlib.sha256("".join(c + "\n" for c in commands).encode()).hexdigest()
+        return {"count": len(commands), "digest": digest, "head": list(commands)}
+
+    same = [log("gnugo: boardsize 9"), log("gnugo: genmove b")]
+    assert gate_engines.log_difference(same, list(same)) is None
+    assert gate_engines.log_difference(same, same[:1]) is None  # compared where both exist
+    told = gate_engines.log_difference(
+        same, [same[0], log("gnugo: set_random_seed 5", "gnugo: genmove b")])
+    assert told == {"call": 1, "first_process": "gnugo: genmove b",
+                    "second_process": "gnugo: set_random_seed 5",
+                    "commands": "1 commands in the first process, 2 in the second; they differ "
+                                "from command 1"}
+    longer = gate_engines.log_difference([log("gnugo: a")], [log("gnugo: a", "gnugo: b")])
+    assert longer is not None and longer["first_process"] == "(no more commands)"
+    failed = gate_engines.log_difference(same, [same[0], {"failed": "timed out"}])
+    assert failed is not None and failed["call"] == 1
+    # the digest decides: heads cut at the same place, commands after them differ
+    cut = [dict(log("gnugo: a", "gnugo: b"), head=["gnugo: a"])]
+    other = [dict(log("gnugo: a", "gnugo: c"), head=["gnugo: a"])]
+    assert gate_engines.log_difference(cut, other) is not None
