@@ -187,24 +187,33 @@ def test_an_engine_seeded_from_a_hash_is_rejected_though_its_moves_agree(tmp_pat
     assert_no_leftovers("/usr/games/gnugo", before=before)
 
 
-def test_a_position_generator_seeding_its_engine_from_a_hash_is_rejected(tmp_path: Path) -> None:
-    """Single-turn: go_move's self-play reseeds GNU Go from a string's hash: the case
-    generator's engine commands differ in a second process."""
+@pytest.mark.parametrize("where", ["self-play seed", "level after the analysis"])
+def test_a_position_generator_setting_its_engine_from_a_hash_is_rejected(tmp_path: Path,
+                                                                          where: str) -> None:
+    """Single-turn: go_move's generator sets GNU Go from a string's hash -- its self-play seed
+    (which changes the positions, caught by the cases themselves) or its level after the
+    position is analysed (which changes no case: caught only by the engine's command log)."""
     code = GO_MOVE.read_text()
-    old = "        gtp.new_game(self.size, KOMI, level=SELFPLAY_LEVEL)\n"
+    old, added = {
+        "self-play seed": ("        gtp.new_game(self.size, KOMI, level=SELFPLAY_LEVEL)\n",
+                           "        gtp.command(f\"set_random_seed {hash(str(plies)) % 9973 + 1}\")\n"),
+        "level after the analysis": ("            black, white = gtp.stones(\"B\"), gtp.stones(\"W\")\n",
+                                     "            gtp.command(f\"level {hash(to_play) % 10 + 1}\")\n"),
+    }[where]
     assert code.count(old) == 1
-    code = code.replace(old, old + "        gtp.command(f\"set_random_seed {hash(str(plies)) % 9973 + 1}\")\n")
-    path = tmp_path / "go_move_hash_seed.py"
-    path.write_text(code)
+    path = tmp_path / "go_move_hash_setting.py"
+    path.write_text(code.replace(old, old + added))
     exit_code, report = _report(path)
     assert exit_code == 1
     check = next(c for c in report["checks"] if c["name"] == "determinism")
     assert check["status"] == "failed", check
-    if check.get("finding") == "nondeterministic_engine_settings":  # the cases themselves agreed
-        assert check["artifacts"]["first_process"].startswith("gnugo: set_random_seed ")
-        assert "case" in check["artifacts"]
-    else:  # the seed changed the positions: caught by the cases already
+    if where == "self-play seed":
         assert "different case" in check["reason"], check
+        return
+    assert check["finding"] == "nondeterministic_engine_settings", check
+    shown = check["artifacts"]
+    assert shown["first_process"].startswith("gnugo: level ") and "case" in shown
+    assert shown["first_process"] != shown["second_process"]
 
 
 def test_engine_logs_are_compared_call_by_call() -> None:
