@@ -134,8 +134,13 @@ def make_context(run: Run, llm: LLMClient, library: Any, *, backend: Any,
 
 def settled(task: TaskDescription, snap: Any, library: Any, force: bool) -> TaskOutcome | None:
     """The outcome of a task that needs no work: its thread finished in an earlier session, or
-    (not started, no ``force``) its bootcamp is in the library already. None: it must run."""
-    if snap.values and not snap.next:
+    (not started, no ``force``) its bootcamp is in the library already. None: it must run.
+
+    Finished means no step left *and* no task pending: a session killed after a node's writes
+    were saved but before the checkpoint that applies them leaves ``next`` empty (LangGraph
+    lists only tasks without writes) with the node in ``tasks`` and the values from before it;
+    continuing the thread applies the writes and runs what follows."""
+    if snap.values and not snap.next and not getattr(snap, "tasks", ()):
         return _outcome(task.id, snap.values)  # finished in an earlier session
     if not snap.values:
         existing = library.has_task(task.source, task.id)
