@@ -606,7 +606,7 @@ def check_episode_determinism(s: EpisodeSuite) -> dict[str, Any]:
             calls.append(("policy", {"state": state}, action))
             calls.append(("step", {"state": state, "action": action}, step.plain()))
         ends.append(len(calls))
-    engine_backed = bool(engines.engine_versions(s.info))
+    engine_backed = s.engine_backed
     first_logs: list[Any] = []
     if engine_backed:
         logged = calls[: ends[min(len(ends), s.cfg.engine_log_episodes) - 1]] if ends else []

@@ -105,6 +105,9 @@ class Suite:
         self.limits: Limits = server_limits(memory_mb=cfg.limits.memory_mb, pids=cfg.limits.pids)
         self.cand = Candidate(self._server(cfg.main_hashseed), intern=self.intern)
         self.info: dict[str, Any] = {}
+        #: the module's declared engines started (set by the load check): the determinism
+        #: checks then compare the commands the engines were sent, not only the answers
+        self.engine_backed = False
         self.statuses: dict[str, str] = {}
         self.blocking: set[str] = set()
         self.levels_built = False
@@ -366,8 +369,9 @@ class Suite:
         if no_engine is not None:
             return no_engine
         versions = engines.engine_versions(self.info)
-        if versions:
-            self.cand.gen_logs = {}  # the determinism check compares the engine commands
+        self.engine_backed = bool(versions)
+        if self.engine_backed:
+            self.cand.gen_logs = {}
         return result("passed", f"imported {name}" + (f" (engines: {versions})" if versions else ""),
                       engines=versions or None)
 
@@ -488,7 +492,7 @@ class Suite:
         server = self._server(self.cfg.child_hashseed, shift_clock=True, role="determinism")
         self.second = {"levels": [[] for _ in self.levels], "answers": [[] for _ in self.levels],
                        "error": None, "failed_at": {}, "gen_logs": [[] for _ in self.levels]}
-        logged = self.cand.gen_logs is not None
+        logged = self.engine_backed
 
         def work() -> None:
             other = Candidate(server, intern=self.intern)

@@ -140,7 +140,7 @@ def settled(task: TaskDescription, snap: Any, library: Any, force: bool) -> Task
     were saved but before the checkpoint that applies them leaves ``next`` empty (LangGraph
     lists only tasks without writes) with the node in ``tasks`` and the values from before it;
     continuing the thread applies the writes and runs what follows."""
-    if snap.values and not snap.next and not getattr(snap, "tasks", ()):
+    if snap.values and not snap.next and not snap.tasks:
         return _outcome(task.id, snap.values)  # finished in an earlier session
     if not snap.values:
         existing = library.has_task(task.source, task.id)

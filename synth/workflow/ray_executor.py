@@ -90,7 +90,7 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 #: the snapshot of a thread that has no checkpoint yet
-NOT_STARTED = SimpleNamespace(values=None, next=())
+NOT_STARTED = SimpleNamespace(values=None, next=(), tasks=())
 
 
 def checkpoint_file(run_root: Path, task_id: str) -> Path:
