@@ -44,7 +44,7 @@ __all__ = [
 CHECK_NAMES: tuple[str, ...] = (
     "static", "load", "construct", "generate", "determinism", "diversity", "prompt",
     "self_consistency", "purity", "mutation", "garbage", "answer_probes", "case_fields",
-    "differential", "oracle", "levels", "timing", "consistency", "contract",
+    "differential", "oracle", "inputs", "levels", "timing", "consistency", "contract",
 )
 #: The checks of a multi-turn bootcamp (``MultiTurnBootcamp``: reset/step episodes), in the
 #: order they run (:mod:`synth.gate.episodes`); the single-turn answer checks do not apply.
@@ -60,6 +60,9 @@ FINDINGS: tuple[str, ...] = (
     "invalid_score", "contract_tampered", "protocol", "impure_verifier", "reference_disagrees",
     "verifier_too_lenient", "verifier_too_strict", "checker_broken", "impure_reference",
     "inert_parameter", "degenerate_answers", "inconsistent_verifier",
+    # inputs the statement allows (synth.gate.inputs, synth.gate.validator)
+    "input_violates_statement", "validator_rejects_input", "validator_broken",
+    "prompt_hides_input", "no_solution_where_guaranteed", "check_output_lenient",
     # the audit of InternBootcamp-style classes
     "accepts_unknown_parameter", "tuples_in_case", "swallowed_exception", "global_random",
     "missing_dependency", "roundtrip_changes_verdict",

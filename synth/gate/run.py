@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Literal
 
-from synth import pyast
+from synth import compiled, pyast
 from synth.gate import engines
 from synth.gate.episodes import EpisodeSuite, declares_multi_turn
 from synth.gate.report import CHECK_NAMES, CheckConfig, CheckReport, CheckResult, CheckStatus
@@ -92,13 +92,22 @@ def run_checks(
     name: str = "",
     checker: str | None = None,
     example_inputs: list[str] | None = None,
+    task_text: str | None = None,
+    validator: str | None = None,
 ) -> CheckReport:
     """Run the whole gate on one candidate module's source. Never raises for candidate
     behaviour; an unavailable backend raises ``SandboxUnavailableError`` (from get_backend).
 
     ``example_inputs``: the task's example inputs (standard input texts), with ``reference``: the
-    oracle check also compares the shape of ``render_stdin`` with them."""
+    oracle check also compares the shape of ``render_stdin`` with them.
+
+    ``task_text``: the task's problem text (statement, Input section, examples); ``validator``:
+    the source of an input validator (``validate(stdin) -> None | str``). A compiled module
+    (:mod:`synth.compiled`) brings its own program and text: when ``reference`` or
+    ``task_text`` is not given, the embedded one is used, so ``synth check FILE`` runs the
+    checks the workflow runs."""
     cfg = engines.budgets(config or CheckConfig(), source)  # engine time, where declared
+    reference, task_text = _embedded(source, reference, task_text)
     start = time.perf_counter()
     mode, relative = detect_mode(source)
     sha = hashlib.sha256(source.encode("utf-8")).hexdigest()
@@ -119,7 +128,8 @@ def run_checks(
         if mode == "native" and declares_multi_turn(source):
             kind = EpisodeSuite  # reset/step episodes: the multi-turn checks
         suite = kind(cfg, source, mode=mode, relative=relative, reference=reference,
-                     backend=runner, checker=checker, example_inputs=example_inputs)
+                     backend=runner, checker=checker, example_inputs=example_inputs,
+                     task_text=task_text, validator=validator)
         done = suite.run()
         sandbox_s = time.perf_counter() - t0
         checks += [CheckResult(name=n, **done[n]) for n in suite.names if n != "static"]
@@ -138,10 +148,28 @@ def run_checks(
     )
 
 
+def _embedded(source: str, reference: str | None,
+              task_text: str | None) -> tuple[str | None, str | None]:
+    """The reference program and task text to judge ``source`` with: those given, else what
+    an assembled compiled module embeds (read with ast, never run)."""
+    if reference is not None and task_text is not None:
+        return reference, task_text
+    try:
+        own = compiled.parts(source)
+    except (compiled.AssemblyError, SyntaxError, ValueError, RecursionError):
+        return reference, task_text
+    return (reference if reference is not None else own.program,
+            task_text if task_text is not None else own.task_text)
+
+
 def run_checks_file(path: Path, *, reference: Path | None = None, backend: str | Backend = "auto",
-                    config: CheckConfig | None = None, checker: Path | None = None) -> CheckReport:
-    """:func:`run_checks` on a file (and optional reference program and checker files)."""
+                    config: CheckConfig | None = None, checker: Path | None = None,
+                    task_text: str | None = None, validator: Path | None = None) -> CheckReport:
+    """:func:`run_checks` on a file (and optional reference program, checker and validator
+    files, and the task's text)."""
     ref = reference.read_text(encoding="utf-8") if reference is not None else None
     chk = checker.read_text(encoding="utf-8") if checker is not None else None
+    val = validator.read_text(encoding="utf-8") if validator is not None else None
     return run_checks(path.read_text(encoding="utf-8"), reference=ref, backend=backend,
-                      config=config, name=path.name, checker=chk)
+                      config=config, name=path.name, checker=chk, task_text=task_text,
+                      validator=val)

@@ -92,10 +92,15 @@ class Suite:
 
     def __init__(self, cfg: Any, source: str, *, mode: str, relative: bool,
                  reference: str | None, backend: Backend, checker: str | None = None,
-                 example_inputs: list[str] | None = None) -> None:
+                 example_inputs: list[str] | None = None, task_text: str | None = None,
+                 validator: str | None = None) -> None:
         self.cfg = cfg
         self.source = source
         self.example_inputs = list(example_inputs or [])
+        #: the task's problem text (a compiled module's TASK_TEXT, or --task) and the source
+        #: of an input validator (the judge's, or --validator): the inputs check reads them
+        self.task_text = task_text
+        self.validator_source = validator
         self.checker_source = checker
         self.mode = mode
         self.relative = relative
@@ -145,11 +150,12 @@ class Suite:
 
     # -- orchestration ----------------------------------------------------------------------
     def run(self) -> dict[str, dict[str, Any]]:
-        from synth.gate import answers, intern, intern_probes
+        from synth.gate import answers, inputs, intern, intern_probes
 
         checks: dict[str, Any] = {n: getattr(Suite, "check_" + n) for n in CHECK_ORDER
                                   if hasattr(Suite, "check_" + n)}
         checks.update(answers.CHECKS)
+        checks.update(inputs.CHECKS)
         checks.update(intern_probes.CHECKS)
         out: dict[str, dict[str, Any]] = {}
         try:
@@ -211,6 +217,14 @@ class Suite:
                 return "not applicable: no reference program was given (--reference)"
             if self.intern:
                 return f"not applicable: {NO_REFERENCE}"
+        if name == "inputs":
+            if self.intern:
+                return "not applicable: InternBootcamp classes have no render_stdin"
+            if "render_stdin" not in set(self.info.get("defines") or []):
+                return "not applicable: the bootcamp defines no render_stdin(identity)"
+            if self.task_text is None and self.validator_source is None:
+                return ("not applicable: no task text (a compiled module embeds one; else "
+                        "--task) and no validator (--validator)")
         if name == "levels" and self.intern:
             return "not applicable: InternBootcamp classes have no LEVELS presets"
         if name in ("mutation", "purity") and not self.consistent:
