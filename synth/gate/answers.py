@@ -274,6 +274,7 @@ def check_oracle(s: Suite) -> dict[str, Any]:
     if isinstance(ran, str):
         return result("sandbox_error", ran)
     outs, tail_outs = ran[:len(jobs)], ran[len(jobs):]  # one sandbox job for both
+    s.reference_runs.update({stdin: out for (_, _, stdin), out in zip(jobs, outs, strict=True)})
     how = {"matches reference_answer": 0, "accepted by verify_score": 0}
     for (li, i, stdin), out in zip(jobs, outs, strict=True):
         case = s.cases[li][i]

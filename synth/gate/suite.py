@@ -101,6 +101,9 @@ class Suite:
         #: of an input validator (the judge's, or --validator): the inputs check reads them
         self.task_text = task_text
         self.validator_source = validator
+        #: the reference program's run on each stdin the oracle check gave it (the inputs
+        #: check reads its "no solution" outputs)
+        self.reference_runs: dict[str, dict[str, Any]] = {}
         self.checker_source = checker
         self.mode = mode
         self.relative = relative
