@@ -261,7 +261,7 @@ def _rule(rule: Rule, env: Env) -> str | None:
         if not all(isinstance(c, list) for c in cols) or len({len(c) for c in cols}) != 1:  # type: ignore[arg-type]
             return None
         seen2: dict[Any, int] = {}
-        for j, key in enumerate(zip(*cols, strict=True)):  # type: ignore[call-overload]
+        for j, key in enumerate(zip(*cols, strict=True)):
             k = key if len(key) > 1 else key[0]
             if k in seen2:
                 return (f"{'/'.join(a['names'])} repeats {k!r} (at positions {seen2[k] + 1} and "

@@ -673,3 +673,48 @@ def parse_input_spec(section: str, full_text: str = "") -> InputSpec:
         kept.append(rule)
     spec.rules = kept
     return spec
+
+
+def upper_bounds(section: str | None) -> dict[str, int]:
+    """The constant upper bound the section states for each named value (``1 ≤ n, m ≤ 100``
+    -> {"n": 100, "m": 100}; ``a_i`` is named ``a``), read by the same chains as the rules,
+    whatever the layout; a value bounded twice keeps the smaller bound. The workflow's size
+    repair caps ``LEVELS`` with these."""
+    out: dict[str, int] = {}
+
+    def add(name: str, rel: str, value: int | None) -> None:
+        if value is None:
+            return
+        value = value - 1 if rel == "<" else value
+        out[name] = min(value, out.get(name, value))
+
+    for sent in sentences(section or ""):
+        for _, operands, ops in _chains(sent):
+            for k, rel in enumerate(ops):
+                for lhs in operands[k]:
+                    for rhs in operands[k + 1]:
+                        if rel in ("≤", "<") and lhs.op == "var" and not names_of(rhs):
+                            add(lhs.name, rel, _constant(rhs))
+                        if rel in ("≥", ">") and rhs.op == "var" and not names_of(lhs):
+                            add(rhs.name, "<" if rel == ">" else "≤", _constant(lhs))
+        for pat, rel in _WORD_BOUNDS:
+            if rel != "≤":
+                continue
+            for m in pat.finditer(sent):
+                v = parse_expr(m.group("v"))
+                for name in _word_names(m.group("names")):
+                    if v is not None and not names_of(v):
+                        add(name, "≤", _constant(v))
+        for m in _BETWEEN.finditer(sent):
+            v = parse_expr(m.group("b"))
+            for name in _word_names(m.group("names")):
+                if v is not None and not names_of(v):
+                    add(name, "≤", _constant(v))
+    return out
+
+
+def _constant(expr: Expr) -> int | None:
+    from synth.statement.text import evaluate
+
+    value = evaluate(expr, {})
+    return value if value is not None and abs(value) < 10**30 else None

@@ -23,6 +23,7 @@ import ast
 import re
 
 from synth import pyast
+from synth.statement.spec import upper_bounds
 from synth.workflow.repair import Repair
 
 __all__ = ["SIZE_CHECKS", "VARIANTS", "input_bounds", "level_variants"]
@@ -32,37 +33,11 @@ SIZE_CHECKS = frozenset({"diversity", "levels"})
 #: (base, growth) ladders tried, in order: level i gets easy * base * growth**i
 VARIANTS: tuple[tuple[int, int], ...] = ((2, 2), (2, 4), (4, 4), (3, 10), (10, 10))
 
-_POW = r"10\s*(?:\^|\*\*)\s*\{?\s*\d+\s*\}?"
-_BOUND = r"(\d+\s*(?:\*|·|\\cdot|x|×)\s*" + _POW + "|" + _POW + r"|\d+)"
-_CHAIN = re.compile(
-    r"(?:-?\d+|\w+)\s*(?:≤|<=|\\le(?:q)?|<)\s*"
-    r"([A-Za-z_][A-Za-z0-9_]*(?:\s*,\s*[A-Za-z_][A-Za-z0-9_]*)*)"
-    r"(?:_\{?[A-Za-z0-9]+\}?)?\s*(?:≤|<=|\\le(?:q)?)\s*" + _BOUND
-)
-
-
-def _number(text: str) -> int | None:
-    """``10^12``, ``2·10^5``, ``2 \\cdot 10^{5}``, ``100`` -> int (None if unreadable)."""
-    t = re.sub(r"\s+|[{}]", "", text).replace("\\cdot", "*").replace("·", "*").replace("×", "*")
-    t = t.replace("**", "^")
-    m = re.fullmatch(r"(\d+)?(?:\*|x)?(?:10\^(\d+))?", t)
-    if not m or (m.group(1) is None and m.group(2) is None):
-        return None
-    value = int(m.group(1) or 1) * (10 ** int(m.group(2)) if m.group(2) else 1)
-    return value if value < 10**30 else None
-
-
 def input_bounds(spec: str | None) -> dict[str, int]:
     """Upper bounds the input specification states: ``1 ≤ n, m ≤ 100`` -> {"n": 100, "m": 100}.
-    A variable bounded twice keeps the smaller bound."""
-    out: dict[str, int] = {}
-    for m in _CHAIN.finditer(spec or ""):
-        value = _number(m.group(2))
-        if value is None:
-            continue
-        for name in re.split(r"\s*,\s*", m.group(1)):
-            out[name] = min(value, out.get(name, value))
-    return out
+    A variable bounded twice keeps the smaller bound. The statement's one parser
+    (:func:`synth.statement.spec.upper_bounds`), as the gate's inputs check reads it."""
+    return upper_bounds(spec)
 
 
 def _int_value(node: ast.expr) -> int | None:

@@ -34,7 +34,7 @@ def _levels(code: str) -> dict[str, dict[str, int]]:
 
 @pytest.mark.parametrize(("spec", "want"), [
     (SPEC_16, {"n": 10**18, "k": 12}),
-    ("n (2 ≤ n ≤ 2·10^5), then 1 ≤ a_i ≤ 10^9", {"n": 200_000, "a_i": 10**9}),
+    ("n (2 ≤ n ≤ 2·10^5), then 1 ≤ a_i ≤ 10^9", {"n": 200_000, "a": 10**9}),
     ("1 \\le m, q \\le 100 and 1 <= t <= 10**4", {"m": 100, "q": 100, "t": 10_000}),
     ("1 ≤ n ≤ 50, and later again 1 ≤ n ≤ 20", {"n": 20}),
     ("no bounds at all", {}),
