@@ -115,10 +115,10 @@ _SINGLE = [
 _CASE_WORDS = re.compile(r"\b(?:each|every|the)\s+(?:test\s*case|test|data\s*set|case)\b", re.I)
 _TESTS_WORDS = re.compile(r"\bnumber\s+of\s+(?:test\s*cases|tests|testcases|data\s*sets)\b|"
                           r"\btest\s*cases?\s+follow|\bdescriptions?\s+of\s+(?:the\s+)?test", re.I)
-_VERB = re.compile(r"\b(?:contains?|consists?\s+of|has|have|holds?|gives?|describes?|is|are|"
+_VERB = re.compile(r"\b(?:(?:you\s+)?(?:are|is)\s+given|contains?|consists?\s+of|has|have|holds?|gives?|describes?|is|are|"
                    r"will\s+contain|with|containing|stores?|lists?|provides?)\b|:", re.I)
 _STOP = re.compile(r"\(|\s—\s|\s-\s|;|\bwhere\b|\bwhich\b|\bthat\b|\brepresenting\b|\bdenoting\b|"
-                   r"\bdescribing\b|\beach\b|\bseparated\b|,\s+(?:the|and\s+the|respectively)\b")
+                   r"\bdescribing\b|\beach\b|,\s+(?:the|and\s+the|respectively)\b")
 _IDENT = r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)?"
 
 
@@ -136,7 +136,8 @@ def _count_expr(word: str) -> Expr | None:
 def _names(text: str) -> tuple[list[str], list[tuple[str, Expr | None]]]:
     """Scalar names and ``X_1, ..., X_E`` sequences in an object phrase's name list."""
     seqs: list[tuple[str, Expr | None]] = []
-    seq = re.compile(r"(" + _IDENT + r")(?:\s*,?\s*" + _IDENT + r")*\s*,?\s*\.\.\.\s*,?\s*"
+    sep = r"\s*[,<>≤≥]?\s*"
+    seq = re.compile(r"(" + _IDENT + r")(?:" + sep + _IDENT + r")*" + sep + r"\.\.\." + sep +
                      r"([A-Za-z]+)_([A-Za-z0-9]+(?:\s*[-+]\s*\d+)?)")
     rest = text
     for m in seq.finditer(text):
@@ -210,10 +211,25 @@ def _items(obj: str, sentence: str, namer: _Namer, repeated: bool) -> list[Item]
                  r"pairwise\s+distinct|natural|real|whole|signed|different|integer)\s+)*"
                  r"(?P<type>integers?|numbers?|values?|reals?|floats?)\b(?P<rest>.*)$", head, re.I)
     if m is None:
+        mp = re.match(r"^(?:(?:a|an|the|one)\s+)?(?:permutation|array|sequence|list|row)\b"
+                      r"(?:\s+of\s+(?:length|size)\s+(?P<len>" + _IDENT + r"))?(?P<rest>.*)$",
+                      head, re.I)
+        if mp is not None:
+            scal, seqs = _names(mp.group("rest"))
+            if seqs:
+                return [Item(n, "int", c) for n, c in seqs[:1]]
+            size = parse_expr(mp.group("len")) if mp.group("len") else None
+            if size is not None and len(scal) == 1:
+                return [Item(_base(scal[0]), "int", size)]
+            return None
         # bare names: "contains n and m", "holds a_1, a_2, ..., a_n"
         scal, seqs = _names(head)
         if seqs and not scal:
             return [Item(n, "int", c) for n, c in seqs]
+        if scal and not seqs and len(scal) <= 6 and re.fullmatch(
+                r"(?:the\s+)?(?:(?:integers?|numbers?|values?)\s+)?" + _IDENT + r"(?:\s*(?:,|and)\s*"
+                + _IDENT + r")*", head.strip(), re.I):
+            return [Item(_base(n), "int") for n in scal]
         return None
     kind = "tok" if m.group("type").lower().startswith(("real", "float")) else "int"
     cnt_word = (m.group("cnt") or "").replace("exactly ", "")
@@ -394,17 +410,18 @@ def _chains(text: str) -> list[tuple[str, list[list[Expr]], list[str]]]:
     return out
 
 
+_WNAME = r"(?:\|" + _IDENT + r"\||" + _IDENT + r")"
 _WORD_BOUNDS = [
-    (re.compile(r"(?P<names>" + _IDENT + r"(?:\s*(?:,|and)\s*" + _IDENT + r")*)\s+(?:does|do|will|"
+    (re.compile(r"(?P<names>" + _WNAME + r"(?:\s*(?:,|and)\s*" + _WNAME + r")*)\s+(?:does|do|will|"
                 r"shall|must)\s+not\s+exceed\s+(?P<v>" + _OPERAND + r")", re.I), "≤"),
-    (re.compile(r"(?P<names>" + _IDENT + r"(?:\s*(?:,|and)\s*" + _IDENT + r")*)\s+(?:is|are|will\s+be)"
+    (re.compile(r"(?P<names>" + _WNAME + r"(?:\s*(?:,|and)\s*" + _WNAME + r")*)\s+(?:is|are|will\s+be)"
                 r"\s+(?:at\s+most|not\s+greater\s+than|no\s+(?:more|greater|larger)\s+than|"
                 r"not\s+larger\s+than)\s+(?P<v>" + _OPERAND + r")", re.I), "≤"),
-    (re.compile(r"(?P<names>" + _IDENT + r"(?:\s*(?:,|and)\s*" + _IDENT + r")*)\s+(?:is|are|will\s+be)"
+    (re.compile(r"(?P<names>" + _WNAME + r"(?:\s*(?:,|and)\s*" + _WNAME + r")*)\s+(?:is|are|will\s+be)"
                 r"\s+(?:at\s+least|not\s+(?:less|smaller)\s+than|no\s+(?:less|smaller)\s+than)\s+"
                 r"(?P<v>" + _OPERAND + r")", re.I), "≥"),
 ]
-_BETWEEN = re.compile(r"(?P<names>" + _IDENT + r"(?:\s*(?:,|and)\s*" + _IDENT + r")*)\s+(?:is|are|"
+_BETWEEN = re.compile(r"(?P<names>" + _WNAME + r"(?:\s*(?:,|and)\s*" + _WNAME + r")*)\s+(?:is|are|"
                       r"lies?|will\s+be)\s+(?:\w+\s+)?(?:in\s+the\s+range\s+from|between|from)\s+"
                       r"(?P<a>-?" + _OPERAND + r")\s+(?:and|to)\s+(?P<b>-?" + _OPERAND + r")", re.I)
 _RANGE = re.compile(r"(?P<names>" + _IDENT + r")\s+(?:is|are|lies?)\s+in\s+(?:the\s+)?(?:range\s+)?"
@@ -412,8 +429,16 @@ _RANGE = re.compile(r"(?P<names>" + _IDENT + r")\s+(?:is|are|lies?)\s+in\s+(?:th
 
 
 def _word_names(text: str) -> list[str]:
-    return [_base(n) for n in re.split(r"\s*(?:,|\band\b)\s*", text)
+    return [n if n.startswith("|") else _base(n) for n in re.split(r"\s*(?:,|\band\b)\s*", text)
             if n and n.lower() not in _NOT_NAMES]
+
+
+def _target(name: str) -> Expr:
+    return Expr("len", name=name.strip("|")) if name.startswith("|") else Expr("var", name=name)
+
+
+_LENGTH_OF = re.compile(r"\b(?:the\s+)?(?:length|size)\s+of\s+(?:the\s+)?(?:string\s+|array\s+|"
+                        r"word\s+)?([A-Za-z][A-Za-z0-9]*)\b(?!\s+(?:is\s+)?(?:equal|the))")
 
 
 _ALPHABETS = [
@@ -476,7 +501,8 @@ def _rules(spec: InputSpec, sents: list[str], full_text: str) -> None:
             if ln.words == sent:
                 context = ln
         low = sent.lower()
-        work = sent
+        work = _LENGTH_OF.sub(lambda m: f"|{m.group(1)}|" if m.group(1).lower() not in _NOT_NAMES
+                              else m.group(0), sent)
         # sums over test cases
         for m in re.finditer(r"(?:the\s+)?(?:sum|total)\s+(?:of\s+)?(?:the\s+)?(?:values\s+of\s+)?"
                              r"(?:all\s+)?(?P<x>\|?" + _IDENT + r"\|?(?:\s*\*\s*" + _IDENT + r")?|"
@@ -492,7 +518,7 @@ def _rules(spec: InputSpec, sents: list[str], full_text: str) -> None:
             if x is None:
                 strs = [n for n, k in names.items() if k in ("string", "strings")]
                 x = f"|{m.group('s') or (strs[0] if len(strs) == 1 else '')}|"
-            expr, cap = parse_expr(x), parse_expr(m.group("v"))
+            expr, cap = parse_expr(x), parse_expr(m.group("v").rstrip("."))
             strict = "<" in m.group(0) and "≤" not in m.group(0)
             if expr is not None and cap is not None and spec.tests is not None:
                 spec.rules.append(Rule("sum", m.group(0).strip(), {"expr": expr, "cap": cap,
@@ -566,6 +592,9 @@ def _rules(spec: InputSpec, sents: list[str], full_text: str) -> None:
                                    r"\s+itself", low):
             spec.rules.append(Rule("no_self_loops", sent, {"edges": edge_pair}))
         if edge_pair and re.search(r"\bno\s+(?:multiple|parallel|repeated|duplicate|multi)[- ]?edges\b|"
+                                   r"(?:no|without|neither|not\s+contain(?:\s+any)?)\s+(?:self[- ]?loops|"
+                                   r"loops)\s*(?:,|or|and|nor)\s*(?:multiple|parallel|repeated|duplicate|"
+                                   r"multi)[- ]?edges|"
                                    r"\bwithout\s+(?:multiple|parallel|repeated|duplicate)\s+edges|"
                                    r"\bsimple\s+graph\b|no\s+two\s+edges\s+(?:connect|join|are)|"
                                    r"(?:each|every|any)\s+(?:unordered\s+)?pair\s+of\s+\w+\s+is\s+"
@@ -621,20 +650,20 @@ def _rules(spec: InputSpec, sents: list[str], full_text: str) -> None:
             spec.rules.append(Rule("chain", words, {"pairs": pairs}))
         for pat, rel in _WORD_BOUNDS:
             for m in pat.finditer(work):
-                v = parse_expr(m.group("v"))
-                targets = [n for n in _word_names(m.group("names")) if n in names]
+                v = parse_expr(m.group("v").rstrip("."))
+                targets = [n for n in _word_names(m.group("names")) if n.strip("|") in names]
                 if v is None or not targets:
                     continue
-                pairs = [(Expr("var", name=t), rel, v) for t in targets]
+                pairs = [(_target(t), rel, v) for t in targets]
                 spec.rules.append(Rule("chain", m.group(0).strip(), {"pairs": pairs}))
         for pat in (_BETWEEN, _RANGE):
             for m in pat.finditer(work):
-                a, b = parse_expr(m.group("a")), parse_expr(m.group("b"))
-                targets = [n for n in _word_names(m.group("names")) if n in names]
+                a, b = parse_expr(m.group("a")), parse_expr(m.group("b").rstrip("."))
+                targets = [n for n in _word_names(m.group("names")) if n.strip("|") in names]
                 if a is None or b is None or not targets:
                     continue
-                pairs = [p for t in targets for p in ((a, "≤", Expr("var", name=t)),
-                                                      (Expr("var", name=t), "≤", b))]
+                pairs = [p for t in targets for p in ((a, "≤", _target(t)),
+                                                      (_target(t), "≤", b))]
                 spec.rules.append(Rule("chain", m.group(0).strip(), {"pairs": pairs}))
         # "positive integers" / "non-negative integers" in a line's own words
         if context is not None and context.words == sent:
