@@ -450,6 +450,7 @@ _ALPHABETS = [
     (re.compile(r"\b(?:decimal\s+)?digits\b(?!\s+'?\d)", re.I), "0123456789"),
 ]
 _QUOTED_SET = re.compile(r"(?:consist(?:s|ing)?\s+(?:only\s+)?of|only\s+(?:of|contains?)|"
+                         r"each\s+of\s+which\s+is(?:\s+either)?|(?:is|are)\s+either|"
                          r"characters?|letters?|symbols?|each\s+(?:character|symbol)\s+is)\s+"
                          r"(?:only\s+)?(?:the\s+)?(?:characters?\s+|letters?\s+|symbols?\s+)?"
                          r"((?:[\"'“‘`].[\"'”’`]\s*(?:,|or|and|,\s*or|,\s*and)?\s*){2,})", re.I)
@@ -717,11 +718,14 @@ def upper_bounds(section: str | None) -> dict[str, int]:
         value = value - 1 if rel == "<" else value
         out[name] = min(value, out.get(name, value))
 
+    below: list[tuple[str, str]] = []  # (a, b): a ≤ b, both named
     for sent in sentences(section or ""):
         for _, operands, ops in _chains(sent):
             for k, rel in enumerate(ops):
                 for lhs in operands[k]:
                     for rhs in operands[k + 1]:
+                        if rel in ("≤", "<") and lhs.op == "var" and rhs.op == "var":
+                            below.append((lhs.name, rhs.name))
                         if rel in ("≤", "<") and lhs.op == "var" and not names_of(rhs):
                             add(lhs.name, rel, _constant(rhs))
                         if rel in ("≥", ">") and rhs.op == "var" and not names_of(lhs):
@@ -739,6 +743,10 @@ def upper_bounds(section: str | None) -> dict[str, int]:
             for name in _word_names(m.group("names")):
                 if v is not None and not names_of(v):
                     add(name, "≤", _constant(v))
+    for _ in range(len(below)):  # 1 ≤ k ≤ n ≤ 10^5: k ≤ 10^5 too
+        for a, b in below:
+            if b in out:
+                add(a, "≤", out[b])
     return out
 
 
