@@ -104,7 +104,8 @@ _REPEAT = [
 _ORD = (r"(?P<ord>first|second|third|fourth|fifth|sixth|seventh|next|last|only|single|final|"
         r"following|1st|2nd|3rd|4th)")
 _SINGLE = [
-    re.compile(r"^(?:(?:the|in\s+the|on\s+the|at\s+the)\s+)?" + _ORD + r"\s+line\b", re.I),
+    re.compile(r"^(?:(?:the|its|in\s+the|on\s+the|at\s+the|in\s+its|on\s+its)\s+)?" + _ORD +
+               r"(?:\s+line\b|\s+(?=holds|contains|gives|has|lists))", re.I),
     re.compile(r"\b(?:the|in\s+the|on\s+the)\s+" + _ORD + r"\s+line\b", re.I),
     re.compile(r"\b(?:input|test\s+case|query)\s+(?:consists\s+of|contains|is\s+given\s+(?:in|on)|"
                r"is)\s+(?P<ord>a\s+single|one|exactly\s+one|only\s+one)\s+line\b", re.I),
@@ -145,7 +146,7 @@ def _names(text: str) -> tuple[list[str], list[tuple[str, Expr | None]]]:
         rest = rest.replace(m.group(0), " ")
     rest = rest.replace("...", " ")
     scal = [n for n in re.findall(r"(?<![\w|'\"])(" + _IDENT + r")(?![\w'\"(])", rest)
-            if n.lower() not in _NOT_NAMES]
+            if n.lower() not in _NOT_NAMES and len(_base(n)) <= 3]
     return scal, seqs
 
 
@@ -183,6 +184,11 @@ def _items(obj: str, sentence: str, namer: _Namer, repeated: bool) -> list[Item]
     cut = _STOP.search(obj)
     head = obj[:cut.start()] if cut else obj
     head = head.strip().rstrip(",.")
+    # "the number of checkpoints k", "the size k of the list"
+    mn = re.match(r"^(?:the|a|one)\s+(?:number|count|amount|size)\s+(?:of\s+)?(?:[a-z]+\s+){0,3}?(" +
+                  _IDENT + r")\s*$", head, re.I)
+    if mn is not None and len(_base(mn.group(1))) <= 3:
+        return [Item(_base(mn.group(1)), "int")]
     # strings
     ms = re.match(r"^(?:(?:a|the|one|single|a\s+single|non-empty|nonempty|binary|another|"
                   r"only)\s+)*(?:string|word|line\s+of\s+text|sequence\s+of\s+characters)\b(.*)$",
@@ -208,7 +214,8 @@ def _items(obj: str, sentence: str, namer: _Namer, repeated: bool) -> list[Item]
     # numbers
     m = re.match(r"^(?:(?P<cnt>[A-Za-z0-9]+(?:_[A-Za-z0-9]+)?(?:\s*[-+]\s*\d+)?|a\s+single|"
                  r"exactly\s+\w+)\s+)?(?:(?:space[- ]separated|positive|non-?negative|distinct|"
-                 r"pairwise\s+distinct|natural|real|whole|signed|different|integer)\s+)*"
+                 r"pairwise\s+distinct|natural|real|whole|signed|different|integer|odd|even|"
+                 r"nonzero|non-zero)\s+)*"
                  r"(?P<type>integers?|numbers?|values?|reals?|floats?)\b(?P<rest>.*)$", head, re.I)
     if m is None:
         mp = re.match(r"^(?:(?:a|an|the|one)\s+)?(?:permutation|array|sequence|list|row)\b"
@@ -233,6 +240,8 @@ def _items(obj: str, sentence: str, namer: _Namer, repeated: bool) -> list[Item]
         return None
     kind = "tok" if m.group("type").lower().startswith(("real", "float")) else "int"
     cnt_word = (m.group("cnt") or "").replace("exactly ", "")
+    if cnt_word.lower() in ("the", "this", "that", "some", "an", "a"):
+        cnt_word = "one"
     scal, seqs = _names(m.group("rest"))
     cnt = _count_expr(cnt_word) if cnt_word else Expr("num", value=1)
     if cnt is None:
@@ -261,7 +270,12 @@ def _items(obj: str, sentence: str, namer: _Namer, repeated: bool) -> list[Item]
 
 def _object(sentence: str, start: int) -> str:
     v = _VERB.search(sentence, start)
-    return sentence[v.end():] if v is not None else sentence[start:]
+    obj = sentence[v.end():] if v is not None else sentence[start:]
+    # "describes a street with two integers u and v": the values come after "with"
+    m = re.match(r"^\s*(?:an?|the|one)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:with|by|as|using|given\s+by|"
+                 r"consisting\s+of|containing)\s+(?=(?:one|two|three|four|an?|the|\w+\s+)?\s*"
+                 r"(?:integers?|numbers?|strings?|values?))", obj, re.I)
+    return obj[m.end():] if m else obj
 
 
 def _line_of(sentence: str, namer: _Namer) -> tuple[str, Line] | None:
@@ -288,11 +302,47 @@ def _line_of(sentence: str, namer: _Namer) -> tuple[str, Line] | None:
     return None
 
 
+_GROUP = re.compile(r"\b(?:each|every)\s+(?:of\s+the\s+)?(?P<noun>[a-z]+(?:\s+case)?)\s+(?:is\s+given|"
+                    r"is\s+described|consists\s+of|is\s+written|comes)\s+(?:on|in|by|as)?\s*"
+                    r"(?P<k>two|three|four|\d)\s+(?:consecutive\s+)?lines?\s*[:.,;]?\s*(?P<rest>.*)$", re.I)
+
+
+def _group_lines(sent: str, namer: _Namer) -> tuple[str, list[Line]] | None:
+    """ "Each group is given on two lines: the first holds n, the second holds n integers
+    d_1, ..., d_n" -> (the noun, its lines), or None."""
+    m = _GROUP.search(sent)
+    if m is None:
+        return None
+    parts = re.split(r"[,;]\s*(?:and\s+)?(?=the\s+(?:second|third|fourth|next|last)\b)",
+                     m.group("rest"))
+    lines: list[Line] = []
+    for part in parts:
+        p = re.match(r"\s*the\s+(?:first|second|third|fourth|next|last)(?:\s+(?:one|line))?\s*", part,
+                     re.I)
+        if p is None:
+            return None
+        items = _items(_object(part, p.end()), part, namer, False)
+        if items is None:
+            return None
+        lines.append(Line(items, sent))
+    k = NUMBER_WORDS.get(m.group("k").lower()) or int(m.group("k"))
+    return (m.group("noun"), lines) if len(lines) == k else None
+
+
 def _layout(spec: InputSpec, sents: list[str]) -> None:
     namer = _Namer()
     in_block = False
     seen: dict[str, set[str]] = {"head": set(), "block": set()}
     for sent in sents:
+        group = _group_lines(sent, namer)
+        if group is not None and not in_block:
+            heads = [it for ln in spec.head for it in ln.items]
+            if spec.tests is None and len(heads) == 1 and heads[0].count is None:
+                spec.tests = heads[0].name
+            if spec.tests is not None:
+                spec.block.extend(group[1])
+                in_block = True
+                continue
         found = _line_of(sent, namer)
         case_sentence = bool(_CASE_WORDS.search(sent)) and spec.tests is not None
         if case_sentence:
@@ -504,6 +554,10 @@ def _rules(spec: InputSpec, sents: list[str], full_text: str) -> None:
         low = sent.lower()
         work = _LENGTH_OF.sub(lambda m: f"|{m.group(1)}|" if m.group(1).lower() not in _NOT_NAMES
                               else m.group(0), sent)
+        own_strings = [it.name for it in (context.items if context else []) if it.kind == "str"]
+        if len(own_strings) == 1:
+            work = re.sub(r"\b(?:its|the\s+word's|the\s+string's)\s+(?:length|size)\b",
+                          f"|{own_strings[0]}|", work, flags=re.I)
         # sums over test cases
         for m in re.finditer(r"(?:the\s+)?(?:sum|total)\s+(?:of\s+)?(?:the\s+)?(?:values\s+of\s+)?"
                              r"(?:all\s+)?(?P<x>\|?" + _IDENT + r"\|?(?:\s*\*\s*" + _IDENT + r")?|"
