@@ -25,6 +25,7 @@ from functools import lru_cache
 from typing import Any
 
 from synth.gate.calls import Failure, ask_many
+from synth.gate.multi_answer import defines_check_output, probe_check_output, prompt_shows_input
 from synth.gate.suite import Suite, failure_result, result
 from synth.statement import InputChecker, derive, split_sections
 from synth.statement.answers import answer_guaranteed, impossible_outputs, says_impossible
@@ -122,6 +123,16 @@ def check_inputs(s: Suite) -> dict[str, Any]:
             "generate only inputs within the statement's bounds and guarantees",
             finding="input_violates_statement", rule=first["rule"], statement=first["words"],
             violation=first["detail"], stdin=first["stdin"], case=first["case"], **lists)
+    if s.reference is not None:  # compiled: the prompt must show what the program reads
+        hidden = prompt_shows_input(s, rendered)
+        checked.append("the prompt shows render_stdin's text")
+        if hidden is not None:
+            return {**hidden, "artifacts": {**hidden["artifacts"], **lists}}
+        lenient = probe_check_output(s, text)
+        if lenient is not None:
+            return lenient
+        if defines_check_output(s.source):
+            checked.append("check_output probes (an index reused, an index outside the input)")
     if s.validator_source is not None:
         from synth.gate.validator import validate_all  # type: ignore[import-not-found,unused-ignore]
 

@@ -641,7 +641,9 @@ def _rules(spec: InputSpec, sents: list[str], full_text: str) -> None:
                        r"reach\s+any\s+\w+\s+from\s+any", low) and edge_pair and \
                 not re.search(r"not\s+(?:necessarily\s+)?connected|disconnected", low):
             spec.rules.append(Rule("connected", sent, {"edges": edge_pair}))
-        if edge_pair and re.search(r"\bno\s+(?:self[- ]?loops|loops)\b|\bwithout\s+(?:self[- ]?loops|"
+        if edge_pair and re.search(r"\bno\s+\w+\s+(?:leads|goes|connects|joins|links)\s+(?:from\s+)?"
+                                   r"(?:a|an|any|some)\s+\w+\s+(?:to|with)\s+itself|"
+                                   r"\bno\s+(?:self[- ]?loops|loops)\b|\bwithout\s+(?:self[- ]?loops|"
                                    r"loops)\b|\bnot?\s+contain\s+(?:any\s+)?(?:self[- ]?loops|loops)|"
                                    r"\bsimple\s+graph\b|\bno\s+edge\s+connects\s+a\s+vertex\s+(?:to|with)"
                                    r"\s+itself", low):

@@ -18,10 +18,11 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2]))
 sys.path.insert(0, str(HERE))
 
-from synth.compiled import assemble  # noqa: E402
 from tasks_a import TASKS as A  # noqa: E402
 from tasks_b import TASKS as B  # noqa: E402
 from tasks_c import TASKS as C  # noqa: E402
+
+from synth.compiled import assemble  # noqa: E402
 
 TASKS = {**A, **B, **C}
 OUT = HERE / "corpus"

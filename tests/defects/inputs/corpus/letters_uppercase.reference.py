@@ -1,0 +1,9 @@
+import sys
+
+
+def main():
+    s = sys.stdin.read().split()[0]
+    print(len(set(s)))
+
+
+main()
