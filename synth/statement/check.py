@@ -372,7 +372,7 @@ class InputChecker:
                     bad = _sum_rule(rule, parsed)
                 else:
                     bad = next((b for env in parsed.cases if (b := _rule(rule, env))), None)
-                    if bad is None and self.spec.tests is not None:
+                    if bad is None and self.spec.tests is not None and rule.kind == "chain":
                         bad = _rule(rule, parsed.head)
             except (TypeError, ValueError, OverflowError, RecursionError):
                 bad = None
