@@ -5,6 +5,8 @@ Layout of a library folder::
     <library>/manifest.json           {"version": 1, "bootcamps": [BootcampRecord, ...]}
     <library>/<source>/<name>.py      one BaseBootcamp subclass per module
     <library>/<source>/reference/<name>.py   optional reference program (oracle)
+    <library>/<source>/checkers/<name>.py    optional independent checker (the judge's)
+    <library>/<source>/validators/<name>.py  optional input validator (the judge's)
 
 Writes are atomic (temporary file + ``os.replace``) and the manifest is only ever rewritten under
 an exclusive file lock, so concurrent committers never lose a record. Reading a module's code
@@ -128,6 +130,13 @@ class BootcampRecord(BaseModel):
     checker_path: str | None = Field(
         default=None, description="path of that checker, relative to the library folder"
     )
+    validator_sha256: str | None = Field(
+        default=None, description="sha256 of the input validator (validate(stdin) -> None | str, "
+        "written by the judge role) every generated input was checked with"
+    )
+    validator_path: str | None = Field(
+        default=None, description="path of that validator, relative to the library folder"
+    )
     mode: Literal["full", "compiled"] | None = Field(
         default=None, description="how it was synthesised: full (the model wrote the module) or "
         "compiled (the task's reference program is embedded; the model wrote the rest)"
@@ -155,7 +164,7 @@ class BootcampRecord(BaseModel):
             raise ValueError(f"source {v!r} must match {SOURCE_RE.pattern}")
         return v
 
-    @field_validator("module_path", "reference_program", "checker_path")
+    @field_validator("module_path", "reference_program", "checker_path", "validator_path")
     @classmethod
     def _check_relative(cls, v: str | None) -> str | None:
         if v is None:

@@ -20,6 +20,7 @@ from rich.text import Text
 
 if TYPE_CHECKING:  # the gate and the sandbox are imported when a check runs, not for --help
     from synth.gate import CheckReport
+    from synth.tasks import TaskDescription
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -72,6 +73,25 @@ def check_command(
             "solve(identity) and probes(identity)) for the differential check.",
         ),
     ] = None,
+    validator: Annotated[
+        Path | None,
+        typer.Option(
+            "--validator",
+            help="An input validator module (validate(stdin) -> None | str: None when the input "
+            "is one the statement allows, else the reason) run on every generated case's "
+            "render_stdin in the inputs check.",
+        ),
+    ] = None,
+    task: Annotated[
+        Path | None,
+        typer.Option(
+            "--task",
+            help="The task description (a Markdown task with front matter, or a .json/.jsonl "
+            "record of one task: a TaskDescription, a CodeContests record or a generic JSONL "
+            "record): its statement and example inputs for the inputs and oracle checks (a "
+            "compiled module embeds its own).",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the CheckReport(s) as JSON.")] = False,
 ) -> None:
     """Run the check suite in the sandbox and print the verdict."""
@@ -88,6 +108,22 @@ def check_command(
         raise _usage(f"checker {checker} is not a file")
     if checker is not None and path.is_dir():
         raise _usage("--checker applies to one module, not a folder")
+    for flag, given in (("--validator", validator), ("--task", task)):
+        if given is not None and not given.is_file():
+            raise _usage(f"{flag} {given} is not a file")
+        if given is not None and path.is_dir():
+            raise _usage(f"{flag} applies to one module, not a folder")
+    task_text: str | None = None
+    examples: list[str] | None = None
+    if task is not None:
+        from synth import compiled
+
+        try:
+            described = load_task_file(task)
+        except ValueError as exc:
+            raise _usage(str(exc)) from exc
+        task_text = compiled.task_text(described)
+        examples = [e.input for e in described.examples] or None
     try:
         if path.is_dir():
             reports = _audit(path, reference, sandbox)
@@ -95,7 +131,8 @@ def check_command(
             if reference is not None and reference.is_dir():
                 raise _usage("--reference must be a file when checking one module")
             reports = [(path, run_checks_file(path, reference=reference, backend=sandbox,
-                                              checker=checker))]
+                                              checker=checker, task_text=task_text,
+                                              validator=validator, example_inputs=examples))]
     except SandboxUnavailableError as exc:
         raise _usage(f"{exc} (try --sandbox process)") from exc
     except (OSError, UnicodeDecodeError) as exc:
@@ -118,6 +155,62 @@ def check_command(
         if worst in verdicts:
             raise typer.Exit(EXIT[worst])
     raise typer.Exit(0)
+
+
+def load_task_file(path: Path) -> TaskDescription:
+    """The one task a task-description file holds: a Markdown task with front matter (the
+    ``local`` source), or a .json/.jsonl file of one record -- a TaskDescription (as ``synth
+    sources export`` and run folders write them), a CodeContests record (``name``,
+    ``description``, ...) or a generic record (``statement``, ``examples``, ...: the ``jsonl``
+    source's field names). Raises ValueError with a one-line message saying what to do."""
+    import tempfile
+
+    from synth.sources import CodeContestsSource, JsonlSource, LocalSource
+    from synth.sources.base import SourceUnavailableError
+    from synth.tasks import SourceError, TaskDescription, read_task_file
+
+    suffix = path.suffix.lower()
+    if suffix not in (".md", ".json", ".jsonl"):
+        raise ValueError(f"--task {path}: expected a .md task description or a .json/.jsonl "
+                         "record of one task")
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"--task {path}: cannot read it ({exc})") from exc
+    with tempfile.TemporaryDirectory(prefix="synth-task-") as tmp:
+        if suffix == ".md":
+            items = list(LocalSource().load(path=path))
+        else:
+            try:
+                records = ([json.loads(text)] if suffix == ".json" else
+                           [json.loads(line) for line in text.splitlines() if line.strip()])
+            except ValueError as exc:
+                raise ValueError(f"--task {path}: not valid JSON ({exc})") from exc
+            if len(records) == 1 and isinstance(records[0], list):
+                records = records[0]
+            if len(records) != 1 or not isinstance(records[0], dict):
+                raise ValueError(f"--task {path}: holds {len(records)} records; give a file of "
+                                 "exactly one task (one JSON object, e.g. one line of the .jsonl)")
+            one = Path(tmp) / "task.jsonl"
+            one.write_text(json.dumps(records[0], ensure_ascii=False) + "\n", encoding="utf-8")
+            keys = set(records[0])
+            try:
+                if {"id", "source", "kind", "provenance"} <= keys:
+                    items = list(read_task_file(one))
+                elif {"name", "description"} <= keys:
+                    items = list(CodeContestsSource().load(path=one, verify=False,
+                                                           min_rating=None, max_rating=None))
+                else:
+                    items = list(JsonlSource().load(path=one))
+            except SourceUnavailableError as exc:
+                raise ValueError(f"--task {path}: {exc}") from exc
+    tasks = [i for i in items if isinstance(i, TaskDescription)]
+    if tasks:
+        return tasks[0]
+    errors = [i for i in items if isinstance(i, SourceError)]
+    why = errors[0].message if errors else "no task in it"
+    raise ValueError(f"--task {path}: not a task description ({why}); see "
+                     "task_descriptions/README.md for the formats")
 
 
 def _usage(message: str) -> typer.Exit:

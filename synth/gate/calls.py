@@ -24,7 +24,7 @@ from synth.sandbox.base import Outcome
 from synth.sandbox.kit import canonical
 from synth.sandbox.methods import MethodServer, Reply, error_reply
 
-__all__ = ["Candidate", "Failure"]
+__all__ = ["Candidate", "Checker", "Failure", "Validator"]
 
 _STATUS = {Outcome.TIMEOUT: "timeout", Outcome.OOM: "oom", Outcome.SANDBOX_ERROR: "sandbox_error"}
 MAX_TEXT = 2_000_000
@@ -251,6 +251,74 @@ class Checker:
         if type(functions) is not list or "check" not in functions:
             raise Failure("error", "the checker defines no check()", finding="protocol")
         self.functions = [str(f) for f in functions]
+
+
+#: the longest reason kept from an input validator's reply
+REASON_CHARS = 300
+#: inputs per round trip to an input validator (and at most this many characters of them)
+VALIDATE_BATCH = 64
+VALIDATE_BATCH_CHARS = 4_000_000
+
+
+@dataclass
+class Validator:
+    """The gate's view of one sandboxed input validator (``validate(stdin) -> None | str``:
+    None when the input is one the statement allows, else the reason it is not), itself
+    untrusted: a reply that is neither None nor a str, a raise, a hang or a failed load is the
+    validator's failure (finding ``validator_broken``), never the bootcamp's."""
+
+    server: MethodServer
+
+    def load(self) -> None:
+        reply = self.server.start()
+        if not reply.ok:
+            f = _fail(reply)
+            raise Failure(f.status, f"did not load: {f.what}", f.trace,
+                          finding="validator_broken")
+        functions = reply.value.get("functions")
+        if type(functions) is not list or "validate" not in functions:
+            raise Failure("error", "the validator defines no validate(stdin)",
+                          finding="validator_broken")
+
+    def validate_many(self, stdins: list[str], limit_each: float,
+                      total_s: float | None = None) -> list[str | None]:
+        """Each input's verdict, in order: None (allowed) or the reason (at most
+        :data:`REASON_CHARS` characters). Raises :class:`Failure` (``validator_broken``) on
+        the first input the validator does not answer acceptably."""
+        out: list[str | None] = []
+        start = 0
+        while start < len(stdins):
+            end, size = start, 0
+            while end < len(stdins) and end - start < VALIDATE_BATCH and (
+                    end == start or size + len(stdins[end]) <= VALIDATE_BATCH_CHARS):
+                size += len(stdins[end])
+                end += 1
+            chunk = stdins[start:end]
+            try:
+                replies, _ = ask_many(self.server, [("validate", {"stdin": x}) for x in chunk],
+                                      limit_each, total_s)
+            except Failure as f:
+                raise Failure(f.status, f"validate() {f.what}", f.trace,
+                              finding="validator_broken") from None
+            for k, (value, fail) in enumerate(replies):
+                where = f"input {start + k}"
+                if fail is not None:
+                    raise Failure(fail.status, f"validate() on {where} {fail.what}", fail.trace,
+                                  finding="validator_broken", stdin=chunk[k][:2000])
+                if value is not None and type(value) is not str:
+                    raise Failure("failed", f"validate() returned {_describe(value)} on {where}, "
+                                  "not None (a legal input) or a str (the reason it is not)",
+                                  finding="validator_broken", stdin=chunk[k][:2000])
+                if value is None:
+                    out.append(None)
+                else:
+                    reason = " ".join(value.split())
+                    out.append(reason[:REASON_CHARS] or "(validate() gave an empty reason)")
+            if len(replies) < len(chunk):
+                raise Failure("error", "validate(): the batch was cut short",
+                              finding="validator_broken")
+            start = end
+        return out
 
 
 def ask_many(server: MethodServer, calls: list[tuple[str, dict[str, Any]]],

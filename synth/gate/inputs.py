@@ -134,7 +134,7 @@ def check_inputs(s: Suite) -> dict[str, Any]:
         if defines_check_output(s.source):
             checked.append("check_output probes (an index reused, an index outside the input)")
     if s.validator_source is not None:
-        from synth.gate.validator import validate_all  # type: ignore[import-not-found,unused-ignore]
+        from synth.gate.validator import validate_all
 
         try:
             reasons = validate_all(s, [x[2] for x in rendered])

@@ -164,12 +164,13 @@ def _embedded(source: str, reference: str | None,
 
 def run_checks_file(path: Path, *, reference: Path | None = None, backend: str | Backend = "auto",
                     config: CheckConfig | None = None, checker: Path | None = None,
-                    task_text: str | None = None, validator: Path | None = None) -> CheckReport:
+                    task_text: str | None = None, validator: Path | None = None,
+                    example_inputs: list[str] | None = None) -> CheckReport:
     """:func:`run_checks` on a file (and optional reference program, checker and validator
-    files, and the task's text)."""
+    files, and the task's text and example inputs)."""
     ref = reference.read_text(encoding="utf-8") if reference is not None else None
     chk = checker.read_text(encoding="utf-8") if checker is not None else None
     val = validator.read_text(encoding="utf-8") if validator is not None else None
     return run_checks(path.read_text(encoding="utf-8"), reference=ref, backend=backend,
                       config=config, name=path.name, checker=chk, task_text=task_text,
-                      validator=val)
+                      validator=val, example_inputs=example_inputs)

@@ -144,6 +144,7 @@ class Suite:
         self.deadline = time.monotonic() + cfg.limits.wall_s
         self.second: dict[str, Any] = {}
         self._checker: Any = None
+        self._validator: Any = None
         self._second_thread: threading.Thread | None = None
 
     def _server(self, hashseed: int, *, shift_clock: bool = False, role: str = "") -> MethodServer:
@@ -271,10 +272,31 @@ class Suite:
             self._checker.load()
         return self._checker
 
+    def validator(self) -> Any:
+        """The input validator's sandboxed server (``validate(stdin)``), started on first use
+        in a session of its own (raises Failure ``validator_broken`` when it does not load:
+        the validator's fault, never the bootcamp's)."""
+        from synth.gate.calls import Validator
+
+        assert self.validator_source is not None
+        if self._validator is None:
+            validator = Validator(MethodServer(
+                self.validator_source, backend=self.backend, limits=self.limits,
+                mode="validator", role="validator"))
+            try:
+                validator.load()
+            except Failure:
+                validator.server.close()
+                raise
+            self._validator = validator
+        return self._validator
+
     def close(self) -> None:
         self.cand.server.close()
         if self._checker is not None:
             self._checker.server.close()
+        if self._validator is not None:
+            self._validator.server.close()
         if self._second_thread is not None:
             self._second_thread.join(timeout=self.cfg.worker_timeout_s + 5)
 

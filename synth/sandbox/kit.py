@@ -886,7 +886,7 @@ def _error_of(exc: BaseException) -> Any:
 
 def _load() -> dict[str, Any]:
     s = _S
-    if s.mode == "checker":
+    if s.mode == "checker" or s.mode == "validator":
         return _load_checker()
     module = _bounded(_import_module, (s.module_name,), 30.0)
     base = s.base
@@ -934,14 +934,18 @@ def _load() -> dict[str, Any]:
 
 
 def _load_checker() -> dict[str, Any]:
-    """An independent checker: a plain module with ``check`` (and ``solve``, ``probes``)."""
+    """An independent checker: a plain module with ``check`` (and ``solve``, ``probes``); in
+    ``validator`` mode an input validator: a plain module with ``validate(stdin)``."""
     s = _S
     s.checker = _bounded(_import_module, (s.module_name,), 30.0)
-    functions = [name for name in ("check", "solve", "probes")
+    validator = s.mode == "validator"
+    names = ("validate",) if validator else ("check", "solve", "probes")
+    functions = [name for name in names
                  if callable(_bounded(getattr, (s.checker, name, None), 5.0))]
-    if "check" not in functions:
-        raise _failure({"kind": "error", "type": "LookupError", "traceback": "",
-                        "message": "the checker module defines no check(identity, answer) function"})
+    if names[0] not in functions:
+        raise _failure({"kind": "error", "type": "LookupError", "traceback": "", "message": (
+            "the validator module defines no validate(stdin) function" if validator else
+            "the checker module defines no check(identity, answer) function")})
     return {"class": "", "checker": True, "functions": functions, "protocol": PROTOCOL,
             "mode": s.mode, "module": s.module_name}
 
@@ -1048,6 +1052,21 @@ def m_check(p: dict[str, Any]) -> Any:
     value = _bounded(_checker_fn("check"), (_case(p), answer), _limit(p, 2.0))
     return value if type(value) is bool else {"__type__": _name_of(value),
                                                "repr": _safe_repr(value)}
+
+
+def m_validate(p: dict[str, Any]) -> Any:
+    """An input validator's verdict on one standard input: None (the input is legal), the
+    reason it is not (a str, cut to :data:`TEXT_CAP`), or a description of anything else it
+    returned (the host refuses that)."""
+    stdin = p.get("stdin")
+    if type(stdin) is not str:
+        raise _usage("stdin must be a string")
+    value = _bounded(_checker_fn("validate"), (stdin,), _limit(p, 2.0))
+    if value is None:
+        return None
+    if type(value) is str:
+        return value[:TEXT_CAP]
+    return {"__type__": _name_of(value), "repr": _safe_repr(value)}
 
 
 def m_solve(p: dict[str, Any]) -> Any:
@@ -1418,7 +1437,7 @@ def _sample_one(spec: Any, presets: dict[str, Any], limit: float,
 
 _HANDLERS = ("m_batch", "m_check", "m_construct", "m_drop", "m_events", "m_generate", "m_prompt",
              "m_probes", "m_roundtrip", "m_sample", "m_score", "m_solve", "m_stdin", "m_wrap",
-             "m_answer", "m_reset", "m_step", "m_policy", "m_engine_log")
+             "m_answer", "m_reset", "m_step", "m_policy", "m_engine_log", "m_validate")
 #: Where the server's private namespace starts (see :func:`_private_namespace`).
 _RUNTIME = ("_main", "_hook", "_snapshot", *_HANDLERS)
 _CONTRACT_NAMES = ("LEVELS", "__init__", "_verify_correction", "case_generator",
@@ -1895,7 +1914,7 @@ def run_many(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) >= 5 and sys.argv[1] == "serve":  # MODE: native | intern | checker
+    if len(sys.argv) >= 5 and sys.argv[1] == "serve":  # MODE: native|intern|checker|validator
         serve(sys.argv[2:])
     if len(sys.argv) >= 3 and sys.argv[1] == "run-many":
         sys.exit(run_many(sys.argv[2:]))

@@ -149,6 +149,9 @@ def method_job(
     elif mode == "checker":  # an independent checker: check(), solve(), probes()
         files = {KIT_NAME: KIT_SOURCE, "checker.py": code}
         module = "checker"
+    elif mode == "validator":  # an input validator: validate(stdin) -> None | str
+        files = {KIT_NAME: KIT_SOURCE, "validator.py": code}
+        module = "validator"
     else:
         files["candidate.py"] = code
         module = "candidate"

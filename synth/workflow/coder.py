@@ -28,7 +28,7 @@ from synth.extract import extract_code
 from synth.llm import LLMFailure
 from synth.prompts import compact_source
 from synth.tasks import ReferenceProgram, TaskDescription
-from synth.workflow.judge import parse_argument
+from synth.workflow.judge import VALIDATOR_MARK, parse_argument
 from synth.workflow.repair import Repair, repair_source
 from synth.workflow.state import Candidate, TaskState, WorkflowContext
 
@@ -379,7 +379,8 @@ async def ask_coder(ctx: WorkflowContext, task: TaskDescription, mode: Mode, tex
                          detail=exc.message[:500], prompt_version=version, mode=mode)
     ex = extract_code(res.text, res.finish_reason)
     cand = Candidate(round=rnd, index=index, code=ex.code, failure=ex.failure, detail=ex.detail,
-                     prompt_version=version, argument=parse_argument(res.text), mode=mode)
+                     prompt_version=version, argument=parse_argument(res.text), mode=mode,
+                     validator_argument=parse_argument(res.text, VALIDATOR_MARK))
     if mode == "compiled" and ex.code is not None:
         cand["model_code"] = ex.code
         assemble(cand, task)

@@ -72,6 +72,8 @@ __all__ = [
 
 #: The line a coder's reply starts its argument with when it holds the checker wrong.
 CHECKER_MARK = "CHECKER IS WRONG:"
+#: ... and when it holds the input validator wrong (:mod:`synth.workflow.input_validator`).
+VALIDATOR_MARK = "VALIDATOR IS WRONG:"
 MAX_ARGUMENT_CHARS = 4000
 MAX_FORMAT_REGENERATIONS = 2
 EXAMPLES = 3
@@ -79,7 +81,9 @@ EXAMPLES = 3
 ATTEMPTS = 2
 CALL_LIMIT_S = 2.0
 
-_MARK_RE = re.compile(r"^[ \t>#*_`-]*CHECKER IS WRONG[ \t]*:[*_`]*[ \t]*", re.MULTILINE | re.IGNORECASE)
+_MARK_RES = {mark: re.compile(r"^[ \t>#*_`-]*" + re.escape(mark[:-1]) + r"[ \t]*:[*_`]*[ \t]*",
+                              re.MULTILINE | re.IGNORECASE)
+             for mark in (CHECKER_MARK, VALIDATOR_MARK)}
 _FENCE_LINE_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})", re.MULTILINE)
 _CHECK_DEF_RE = re.compile(r"^def\s+check\s*\(", re.MULTILINE)
 
@@ -89,14 +93,14 @@ Reason = Literal["initial", "argued", "format"]
 # -- pure helpers ----------------------------------------------------------------------------
 
 
-def parse_argument(text: str) -> str | None:
-    """The argument after a line starting ``CHECKER IS WRONG:`` (up to the next code fence),
-    or None when the reply has no such line or an empty argument. Reasoning sections
-    (``<think>...``) do not count."""
+def parse_argument(text: str, mark: str = CHECKER_MARK) -> str | None:
+    """The argument after a line starting ``CHECKER IS WRONG:`` (or another ``mark``: up to
+    the next code fence), or None when the reply has no such line or an empty argument.
+    Reasoning sections (``<think>...``) do not count."""
     if not isinstance(text, str):
         return None
     visible = _THINK_RE.sub("", text)
-    m = _MARK_RE.search(visible)
+    m = _MARK_RES[mark].search(visible)
     if m is None:
         return None
     rest = visible[m.end():]
@@ -290,7 +294,23 @@ async def _draw(ctx: WorkflowContext, task: TaskDescription, cands: list[Candida
 
 
 async def judge(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command[Literal["check"]]:
-    """Write (or rewrite) the independent checker when one is needed; then the check."""
+    """Write (or rewrite) the independent checker and the input validator
+    (:mod:`synth.workflow.input_validator`) when they are needed; then the check."""
+    from synth.workflow.input_validator import validator_step
+
+    done = await _checker_step(state, runtime)
+    if not runtime.context.judge_checkers:
+        return done
+    more = await validator_step(state, runtime.context)
+    if not more:
+        return done
+    update = done.update if isinstance(done.update, dict) else {}
+    return Command(goto="check", update={**update, **more})
+
+
+async def _checker_step(state: TaskState, runtime: Runtime[WorkflowContext]
+                        ) -> Command[Literal["check"]]:
+    """Write (or rewrite) the independent checker when one is needed."""
     ctx = runtime.context
     t0 = time.perf_counter()
     task = _task(state)

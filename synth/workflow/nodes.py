@@ -31,6 +31,7 @@ from synth.gate import CheckReport
 from synth.library import LibraryError, find_bootcamp_class
 from synth.runs import task_slug
 from synth.tasks import TaskDescription
+from synth.workflow import input_validator
 from synth.workflow.coder import (
     apply_repairs,
     ask_and_repair,
@@ -44,7 +45,7 @@ from synth.workflow.coder import (
     state_mode,
     task_mode,
 )
-from synth.workflow.judge import CHECKER_MARK, COMPILED_NO_CHECKER, checker_dir
+from synth.workflow.judge import CHECKER_MARK, COMPILED_NO_CHECKER, VALIDATOR_MARK, checker_dir
 from synth.workflow.repair import gate_errors, repair_from_errors
 from synth.workflow.resize import SIZE_CHECKS, level_variants
 from synth.workflow.state import Candidate, CheckerInfo, Steering, TaskState, WorkflowContext
@@ -214,6 +215,9 @@ async def check(
     task = _task(state)
     checker = state.get("checker")
     with_checker: dict[str, Any] = {"checker": checker["code"]} if checker else {}
+    validator = state.get("validator")
+    if validator:
+        with_checker["validator"] = validator["code"]
     checked: list[Candidate] = []
     for c in state.get("candidates", []):
         c = Candidate(**c)
@@ -235,6 +239,7 @@ async def check(
             c["engines"] = engines_of(report)
             c["differential"] = _differential(ctx, task, c, report, checker)
             c["differential_feedback"] = report.feedback(only={"differential"}, voice="judge")
+            c["validator_feedback"] = input_validator.gate_evidence(ctx, task, c, report, validator)
             ctx.run.events.emit(
                 "sandbox", task.id, node="check", backend=report.backend, passed=report.passed,
                 failing=c["failing"], elapsed_s=report.timings.get("total_s"), round=c.get("round"),
@@ -323,12 +328,17 @@ async def revise(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command
     revision = revisions_used(state) + 1
     disputed = "differential" in (best.get("failing") or []) and state.get("checker") is not None
     can_dispute = disputed and state.get("dispute") is None
+    # the input validator rejected one of its inputs: the coder may hold the validator wrong
+    vdisputed = bool(best.get("validator_feedback")) and state.get("validator") is not None
+    can_vdispute = vdisputed and state.get("validator_dispute") is None
     earlier = earlier_rounds(state.get("history", []))
     if best.get("code"):
         text, version = render(
             ctx, "revise.j2", task, mode, code=model_part(best), failures=best.get("feedback", ""),
             repairs=repair_lines(best), earlier=earlier, round=revision, rounds=ctx.config.rounds,
             can_dispute=can_dispute, dispute_used=disputed and not can_dispute, mark=CHECKER_MARK,
+            can_dispute_validator=can_vdispute, validator_mark=VALIDATOR_MARK,
+            validator_dispute_used=vdisputed and not can_vdispute,
         )
     else:
         text, version = render(
@@ -338,12 +348,14 @@ async def revise(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command
     cand = await ask_and_repair(ctx, task, mode, text, version, f"revise|{rnd}", rnd, 0)
     update: dict[str, Any] = {"round": rnd}
     argument = cand.get("argument")
+    vargument = cand.get("validator_argument")
+    if ((argument and can_dispute) or (vargument and can_vdispute)) and not cand.get("code"):
+        # an argument alone: the same module is checked again
+        cand = Candidate(round=rnd, index=0, code=best.get("code"), failure=None, detail="",
+                         prompt_version=best.get("prompt_version", version), argument=argument,
+                         validator_argument=vargument, reused=True, mode=mode,
+                         model_code=best.get("model_code"), repairs=list(best.get("repairs") or []))
     if argument and can_dispute:
-        if not cand.get("code"):  # an argument alone: the same module is checked again
-            cand = Candidate(round=rnd, index=0, code=best.get("code"), failure=None, detail="",
-                             prompt_version=best.get("prompt_version", version), argument=argument,
-                             reused=True, mode=mode, model_code=best.get("model_code"),
-                             repairs=list(best.get("repairs") or []))
         checker = state.get("checker") or {}
         update["dispute"] = {"round": rnd, "argument": argument, "status": "pending",
                              "evidence": best.get("differential_feedback", ""),
@@ -355,12 +367,26 @@ async def revise(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command
         ctx.run.events.emit("judge", task.id, action="argument_ignored", round=rnd,
                             why="the checker was already rewritten once" if disputed
                             else "no differential finding to dispute")
+    if vargument and can_vdispute:
+        validator = state.get("validator") or {}
+        update["validator_dispute"] = {
+            "round": rnd, "argument": vargument, "status": "pending",
+            "evidence": best.get("validator_feedback", ""),
+            "checker_before": validator.get("sha256"), "checker_after": None}
+        ctx.run.events.emit("validator", task.id, action="dispute", round=rnd,
+                            validator_sha256=validator.get("sha256"), argument=vargument[:1000],
+                            with_code=not cand.get("reused"))
+    elif vargument:
+        ctx.run.events.emit("validator", task.id, action="argument_ignored", round=rnd,
+                            why="the validator was already rewritten once" if vdisputed
+                            else "no validator_rejects_input finding to dispute")
     ctx.run.events.emit("node", task.id, node="revise", round=rnd, revision=revision,
                         prompt_version=version, task_chars=len(text),
                         elapsed_s=round(time.perf_counter() - t0, 4),
                         with_code=bool(cand.get("code")) and not cand.get("reused"),
                         failures=[cand.get("failure")] if cand.get("failure") else [],
-                        argued=bool(update.get("dispute")), repairs=len(cand.get("repairs") or []))
+                        argued=bool(update.get("dispute")), repairs=len(cand.get("repairs") or []),
+                        argued_validator=bool(update.get("validator_dispute")))
     if cand.get("reused"):
         save_candidate(ctx, task, cand)
     if (cand.get("failure") or "").startswith("llm_") and revision >= ctx.config.rounds:
@@ -506,12 +532,18 @@ async def commit(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command
                              "coder": cfg.coder.model, "solver": cfg.solver.model, "filter": filt}
     if checker:
         facts["checker"] = checker.get("sha256")
+    validator = state.get("validator")
+    if validator:
+        facts["validator"] = validator.get("sha256")
     evidence = json.dumps(facts, sort_keys=True)
     existing = ctx.library.has_task(task.source, task.id)
     write_checker = checker is not None
+    write_validator = validator is not None
     if existing is not None and existing.code_sha256 == code_sha:
         name = existing.name  # replayed after a crash between commit and checkpoint
         write_checker = checker is not None and existing.checker_sha256 == checker.get("sha256")
+        write_validator = validator is not None and \
+            existing.validator_sha256 == validator.get("sha256")
     else:
         replace_name = existing.name if (existing is not None and cfg.force) else None
         name = replace_name or ctx.library.unique_name(_bootcamp_name(task))
@@ -530,7 +562,7 @@ async def commit(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command
                 prompt_version=best.get("prompt_version"), run_id=ctx.run.run_id,
                 content_hash=hashlib.sha256(evidence.encode()).hexdigest(),
                 mode=best.get("mode") or "full", engines=best.get("engines") or None,
-                **checker_fields,
+                **checker_fields, **input_validator.record_fields(task, name, validator),
             )
         except LibraryError as exc:
             return Command(goto="__end__", update={"status": "rejected", "reason_code": "commit_failed",
@@ -542,8 +574,14 @@ async def commit(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command
         ctx.library.write_file(checker_rel, checker.get("code") or "")
     elif checker is None and existing is not None and cfg.force and existing.name == name:
         ctx.library.remove_file(checker_rel)  # replaced by a bootcamp without a checker
+    validator_rel = input_validator.library_path(task, name)
+    if validator and write_validator:
+        ctx.library.write_file(validator_rel, validator.get("code") or "")
+    elif validator is None and existing is not None and cfg.force and existing.name == name:
+        ctx.library.remove_file(validator_rel)
     ctx.run.events.emit("commit", task.id, name=name, pass_rate=filt.get("pass_rate"),
-                        checker_sha256=(checker or {}).get("sha256"))
+                        checker_sha256=(checker or {}).get("sha256"),
+                        validator_sha256=(validator or {}).get("sha256"))
     return Command(goto="__end__", update={"status": "accepted", "committed": name,
                                             "reason_code": "accepted", "reason": f"committed as {name}"})
 

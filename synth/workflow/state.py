@@ -46,6 +46,8 @@ class Candidate(TypedDict, total=False):
     key_failures: list[str]  # "check: reason" of the first failing checks (earlier-rounds lines)
     steer: int  # the steering round (1..steer_rounds) that asked for it, 0 for draft/revise
     engines: dict[str, str]  # engines its gate run started, name -> version (ENGINES)
+    validator_argument: str | None  # the coder's "VALIDATOR IS WRONG:" argument, if any
+    validator_feedback: str  # the inputs check's evidence when the validator rejected an input
 
 
 class CheckerExample(TypedDict):
@@ -72,6 +74,20 @@ class CheckerInfo(TypedDict, total=False):
     prompt_version: str
 
 
+class ValidatorInfo(TypedDict, total=False):
+    """The input validator in use (``validate(stdin) -> None | str``, written by the judge role
+    from the statement and its example inputs)."""
+
+    code: str
+    sha256: str
+    round: int  # written before this round's check
+    origin: Literal["initial", "argued"]
+    generation: int  # 1 for the first validator of the task, +1 per rewrite
+    path: str  # relative to the run folder
+    model: str
+    prompt_version: str
+
+
 class Dispute(TypedDict, total=False):
     """The coder's argument that the checker is wrong, and what became of it."""
 
@@ -79,7 +95,7 @@ class Dispute(TypedDict, total=False):
     argument: str
     evidence: str  # the differential evidence the coder answered
     status: Literal["pending", "settled"]
-    checker_before: str  # sha256
+    checker_before: str  # sha256 (of the validator, in a validator dispute)
     checker_after: str | None
 
 
@@ -114,6 +130,10 @@ class TaskState(TypedDict, total=False):
     format_regenerations: int
     mode: Literal["full", "compiled"]  # decided once, at the draft
     steering: list[Steering]  # the difficulty-steering rounds so far
+    validator: ValidatorInfo | None  # the input validator in use, if any
+    validator_status: Literal["ready", "gave_up", "not_applicable"]
+    validator_log: list[dict[str, Any]]  # every generation and attempt (no code)
+    validator_dispute: Dispute | None  # the one validator dispute a task may raise
 
 
 @dataclass

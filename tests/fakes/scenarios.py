@@ -85,7 +85,7 @@ def _kind(req: Request) -> str:
     """judge | draft | revise | steer | solve. A coder request is the stable prefix (system
     message, "You write *bootcamps*") followed by its task part (the user message)."""
     text = req.last_user
-    if text.startswith("You write *independent checkers*"):
+    if text.startswith(("You write *independent checkers*", "You write *input validators*")):
         return "judge"
     coder = any(m.get("role") == "system" and "You write *bootcamps*" in m.get("content", "")
                 for m in req.messages)
@@ -610,7 +610,14 @@ def multiturn_scenario() -> Callable[[Request], Reply]:
     return script
 
 
+def _validator() -> Callable[[Request], Reply]:
+    from fakes.validator_scenario import validator_scenario  # the judge's input validator
+
+    return validator_scenario()
+
+
 SCENARIOS: dict[str, Callable[[], Callable[[Request], Reply]]] = {
+    "validator": _validator,
     "multiturn": multiturn_scenario,
     "resize": resize_scenario,
     "compiled": compiled_scenario,

@@ -257,6 +257,7 @@ def test_every_template_is_rendered_by_these_tests():
     covered = {"_prefix.j2", "_rules.j2", "_task.j2", "_mode.j2", "_band.j2", "_rounds.j2",
                "_repairs.j2", "draft.j2", "revise.j2", "revise_extraction.j2", "steer.j2",
                "judge.j2",  # tests/workflow/test_judge_e2e.py
+               "validator.j2",  # tests/workflow/test_validator_e2e.py
                "_compiled.j2"}  # the compiled mode's include (tests/workflow/test_compiled_mode.py)
     assert {p.name for p in PROMPTS_DIR.glob("*.j2")} <= covered
 
