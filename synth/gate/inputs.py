@@ -86,9 +86,14 @@ def check_inputs(s: Suite) -> dict[str, Any]:
         return failure_result(f, "the bootcamp")
     text = s.task_text or ""
     examples = s.example_inputs or None
-    checker = input_checker(text, examples) if text else None
     checked: list[str] = []
     not_checked: list[str] = []
+    try:
+        checker = input_checker(text, examples) if text else None
+    except Exception as exc:  # the parser's own bug on this text: reported, never a verdict
+        checker = None
+        not_checked.append(f"the statement: the parser failed on it ({type(exc).__name__}: "
+                           f"{str(exc)[:200]}); please report this statement")
     dropped: list[str] = []
     per_level: dict[str, int] = {}
     first: dict[str, Any] | None = None
@@ -105,7 +110,7 @@ def check_inputs(s: Suite) -> dict[str, Any]:
             if first is None:
                 first = {"where": s.where(li, i), "stdin": stdin, "case": s.cases[li][i],
                          "rule": bad.rule, "words": bad.words, "detail": bad.detail}
-    else:
+    elif not text:
         not_checked.append("the statement: no task text was given (a compiled module embeds "
                            "one; else --task)")
     summary = (f"{len(rendered)} generated inputs over {len(s.levels)} level(s); "

@@ -112,6 +112,7 @@ _SINGLE = [
     re.compile(r"\b(?:each|every)\s+test\s*(?:case)?\s+(?:is\s+)?(?:described\s+by|given\s+(?:in|on)|"
                r"consists\s+of)\s+(?P<ord>a\s+single|one)\s+line\b", re.I),
     re.compile(r"\b(?:each|every)\s+(?:test\s*case|query)\s+(?:line\s+)?(?P<ord>contains)\b", re.I),
+    re.compile(r"\b(?:starts|begins|opens)\s+with\s+(?P<ord>a|one|a\s+single)\s+line\b", re.I),
 ]
 _CASE_WORDS = re.compile(r"\b(?:each|every|the)\s+(?:test\s*case|test|data\s*set|case)\b", re.I)
 _TESTS_WORDS = re.compile(r"\bnumber\s+of\s+(?:test\s*cases|tests|testcases|data\s*sets)\b|"
@@ -272,8 +273,8 @@ def _object(sentence: str, start: int) -> str:
     v = _VERB.search(sentence, start)
     obj = sentence[v.end():] if v is not None else sentence[start:]
     # "describes a street with two integers u and v": the values come after "with"
-    m = re.match(r"^\s*(?:an?|the|one)\s+[a-z]+(?:\s+[a-z]+)?\s+(?:with|by|as|using|given\s+by|"
-                 r"consisting\s+of|containing)\s+(?=(?:one|two|three|four|an?|the|\w+\s+)?\s*"
+    m = re.match(r"^\s*(?:an?|the|one)\s+[a-z]+(?:\s+[a-z]+)?(?:\s*:|\s+(?:with|by|as|using|given\s+by|"
+                 r"consisting\s+of|containing))\s+(?=(?:one|two|three|four|an?|the|\w+\s+)?\s*"
                  r"(?:integers?|numbers?|strings?|values?))", obj, re.I)
     return obj[m.end():] if m else obj
 
@@ -329,11 +330,27 @@ def _group_lines(sent: str, namer: _Namer) -> tuple[str, list[Line]] | None:
     return (m.group("noun"), lines) if len(lines) == k else None
 
 
+_THEM = re.compile(r"^(?:the\s+i-th\s+(?:of\s+them|line|one)|each\s+of\s+(?:them|these(?:\s+lines)?)|"
+                   r"each\s+(?:such\s+)?line|every\s+(?:such\s+)?line|each\s+(?:query|edge|"
+                   r"operation|row)\s+(?:line\s+)?|each)\b", re.I)
+_ENDS_AT_FOLLOW = re.compile(r"\blines?\s+follows?\s*[.:]?\s*$|\blines?\s*[.:]?\s*$", re.I)
+
+
 def _layout(spec: InputSpec, sents: list[str]) -> None:
     namer = _Namer()
     in_block = False
     seen: dict[str, set[str]] = {"head": set(), "block": set()}
+    pending: Expr | None = None  # "Then q lines follow." -- the next sentence says what they hold
     for sent in sents:
+        if pending is not None:
+            m = _THEM.match(sent)
+            items = _items(_object(sent, m.end()), sent, namer, True) if m else None
+            if items is None:
+                spec.layout_problem = f"could not read the values of: {sent[:160]}"
+                return
+            (spec.block if in_block else spec.head).append(Line(items, sent, pending))
+            pending = None
+            continue
         group = _group_lines(sent, namer)
         if group is not None and not in_block:
             heads = [it for ln in spec.head for it in ln.items]
@@ -351,6 +368,9 @@ def _layout(spec: InputSpec, sents: list[str]) -> None:
             continue
         ordinal, line = found
         where = "block" if in_block else "head"
+        if ordinal == "repeat?" and line.repeat is not None and _ENDS_AT_FOLLOW.search(sent):
+            pending = line.repeat
+            continue
         if ordinal.endswith("?"):
             spec.layout_problem = f"could not read the values of: {sent[:160]}"
             return
@@ -471,6 +491,10 @@ _WORD_BOUNDS = [
                 r"\s+(?:at\s+least|not\s+(?:less|smaller)\s+than|no\s+(?:less|smaller)\s+than)\s+"
                 r"(?P<v>" + _OPERAND + r")", re.I), "≥"),
 ]
+_SIGNED = re.compile(r"(?P<names>" + _WNAME + r"(?:\s*(?:,|and)\s*" + _WNAME + r")*)\s+(?:is|are)\s+"
+                     r"(?:a\s+)?(?:strictly\s+)?(?P<sign>positive|non-?negative)(?:\s+integers?)?"
+                     r"(?:\s*(?:,|and)\s*(?:(?:does|do)\s+not\s+exceed|(?:is|are)\s+at\s+most|"
+                     r"(?:is|are)\s+not\s+greater\s+than|≤)\s+(?P<v>" + _OPERAND + r"))?", re.I)
 _BETWEEN = re.compile(r"(?P<names>" + _WNAME + r"(?:\s*(?:,|and)\s*" + _WNAME + r")*)\s+(?:is|are|"
                       r"lies?|will\s+be)\s+(?:\w+\s+)?(?:in\s+the\s+range\s+from|between|from)\s+"
                       r"(?P<a>-?" + _OPERAND + r")\s+(?:and|to)\s+(?P<b>-?" + _OPERAND + r")", re.I)
@@ -552,6 +576,8 @@ def _rules(spec: InputSpec, sents: list[str], full_text: str) -> None:
             if ln.words == sent:
                 context = ln
         low = sent.lower()
+        before = len(spec.rules) + len(spec.not_checked)
+        restored: dict[str, str] = {}
         work = _LENGTH_OF.sub(lambda m: f"|{m.group(1)}|" if m.group(1).lower() not in _NOT_NAMES
                               else m.group(0), sent)
         own_strings = [it.name for it in (context.items if context else []) if it.kind == "str"]
@@ -589,7 +615,9 @@ def _rules(spec: InputSpec, sents: list[str], full_text: str) -> None:
                 spec.rules.append(Rule("sorted", m.group(0), {"name": base, "rel": m.group(2)}))
             else:
                 spec.not_checked.append(m.group(0))
-            work = work.replace(m.group(0), " ")
+            # "0 ≤ a_1 < ... < a_n ≤ 10^9": the bounds around it hold for every element
+            work = work.replace(m.group(0), f" {base}_i ")
+            restored[f" {base}_i "] = m.group(0)
         for m in re.finditer(r"(?:sorted|given|arranged|listed)?\s*in\s+(strictly\s+)?(increasing|"
                              r"ascending|non-?decreasing|decreasing|descending|non-?increasing)\s+"
                              r"order|\b(strictly\s+)?(increasing|decreasing)\b(?=\s+(?:sequence|"
@@ -704,6 +732,8 @@ def _rules(spec: InputSpec, sents: list[str], full_text: str) -> None:
             if _SPECIFIC.search(words):
                 spec.not_checked.append(words)
                 continue
+            for short, original in restored.items():
+                words = words.replace(short, original)
             spec.rules.append(Rule("chain", words, {"pairs": pairs}))
         for pat, rel in _WORD_BOUNDS:
             for m in pat.finditer(work):
@@ -712,6 +742,14 @@ def _rules(spec: InputSpec, sents: list[str], full_text: str) -> None:
                 if v is None or not targets:
                     continue
                 pairs = [(_target(t), rel, v) for t in targets]
+                spec.rules.append(Rule("chain", m.group(0).strip(), {"pairs": pairs}))
+        for m in _SIGNED.finditer(work):
+            targets = [n for n in _word_names(m.group("names")) if n.strip("|") in names]
+            least = 1 if m.group("sign").lower() == "positive" else 0
+            cap = parse_expr(m.group("v").rstrip(".")) if m.group("v") else None
+            pairs = [p for t in targets for p in ([(Expr("num", value=least), "≤", _target(t))] +
+                                                   ([(_target(t), "≤", cap)] if cap else []))]
+            if pairs:
                 spec.rules.append(Rule("chain", m.group(0).strip(), {"pairs": pairs}))
         for pat in (_BETWEEN, _RANGE):
             for m in pat.finditer(work):
@@ -732,6 +770,9 @@ def _rules(spec: InputSpec, sents: list[str], full_text: str) -> None:
                     if it.kind == "int":
                         spec.rules.append(Rule("chain", obj.strip(), {"pairs": [
                             (Expr("num", value=sign), "≤", Expr("var", name=it.name))]}))
+        if re.search(r"\bguarantee[ds]?\b|\bpromised\b", low) and \
+                len(spec.rules) + len(spec.not_checked) == before:
+            spec.not_checked.append(sent)  # a guarantee none of the rules above reads
     # guarantees stated for the whole task (outside the Input section) are not read here
     del full_text
 
