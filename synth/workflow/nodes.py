@@ -27,6 +27,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command
 
 from filters.self_consistency import FilterConfig, FilterResult
+from synth import compiled
 from synth.gate import CheckReport
 from synth.library import LibraryError, find_bootcamp_class
 from synth.runs import task_slug
@@ -140,6 +141,10 @@ async def _gate(ctx: WorkflowContext, task: TaskDescription, c: Candidate, with_
     ref = reference(task, c.get("mode") or "full")
     if ref is not None and task.examples:  # the oracle compares render_stdin's shape with them
         with_checker = {**with_checker, "example_inputs": [e.input for e in task.examples]}
+    if task.examples:
+        # the inputs check reads the statement: a compiled module embeds this same text; a
+        # full-mode module that defines render_stdin is checked against it too
+        with_checker = {**with_checker, "task_text": compiled.task_text(task)}
     async with ctx.sandbox_slots:
         report: CheckReport = await asyncio.to_thread(
             ctx.gate, c["code"] or "", reference=ref.code if ref else None,
