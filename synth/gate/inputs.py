@@ -157,7 +157,7 @@ def check_inputs(s: Suite) -> dict[str, Any]:
                 f"({len(rejected)} of {len(rendered)} inputs): {reason}",
                 finding="validator_rejects_input", validator_says=reason, stdin=stdin,
                 case=s.cases[li][i], **lists)
-    promise = answer_guaranteed(text) if text else None
+    promise = answer_guaranteed(text, split_sections(text).output_spec) if text else None
     if promise and s.reference_runs:
         outputs = impossible_outputs(split_sections(text).output_spec)
         checked.append(f"answer exists ({len(s.reference_runs)} reference outputs)")

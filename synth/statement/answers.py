@@ -15,6 +15,10 @@ from synth.statement.text import normalise
 __all__ = ["answer_guaranteed", "impossible_outputs", "says_impossible"]
 
 _PROMISE = re.compile(
+    r"guaranteed\s+that\b[^.;]{0,120}?\b(?:exists?|can\s+(?:always\s+)?be\s+(?:reached|achieved|"
+    r"obtained|found|formed|made|done|built|completed)|is\s+(?:always\s+)?(?:reachable|possible|"
+    r"achievable|solvable|feasible)|has\s+(?:an?\s+|at\s+least\s+one\s+)?(?:answer|solution))\b|"
+    r"guaranteed\s+that\s+at\s+least\s+one\b[^.;]{0,120}|"
     r"guaranteed\s+that\s+(?:(?:the|an?|at\s+least\s+one)\s+)?(?:valid\s+|correct\s+|possible\s+|"
     r"feasible\s+)?(?:answer|solution|\w+\s+(?:answer|solution))s?\s+(?:always\s+)?(?:exists?|is\s+"
     r"possible)|guaranteed\s+that\s+(?:there\s+is|there\s+exists|exists)\s+(?:at\s+least\s+one|an?)\s+|"
@@ -28,8 +32,18 @@ _DEFAULT = ("-1", "NO", "No", "no", "IMPOSSIBLE", "Impossible", "impossible", "N
             "No solution", "NO SOLUTION")
 
 
-def answer_guaranteed(text: str) -> str | None:
-    """The words promising an answer, or None."""
+#: the Output section says what to print when there is no answer: then "none" is an answer
+_NONE_CASE = re.compile(r"\bif\s+(?:there\s+(?:is|are)\s+no|no\s+(?:such|answer|solution|valid)|it\s+is\s+"
+                        r"(?:not\s+possible|impossible)|the\s+answer\s+does\s+not\s+exist|no\s+set|"
+                        r"(?:it|this)\s+cannot|there\s+(?:is|are)\s+not)|\bor\s+-1\b|\botherwise\s+"
+                        r"print|\bimpossible\b", re.I)
+
+
+def answer_guaranteed(text: str, output_spec: str = "") -> str | None:
+    """The words promising an answer, or None (also None when ``output_spec`` says what to
+    print when there is none: then such an output is a valid answer)."""
+    if output_spec and _NONE_CASE.search(normalise(output_spec)):
+        return None
     m = _PROMISE.search(normalise(text))
     return m.group(0) if m else None
 

@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from synth.statement.answers import answer_guaranteed
 from synth.statement.text import NUMBER_WORDS, Expr, names_of, normalise, parse_expr
 
 __all__ = ["InputSpec", "Item", "Line", "Rule", "parse_input_spec"]
@@ -113,6 +114,8 @@ _SINGLE = [
                r"consists\s+of)\s+(?P<ord>a\s+single|one)\s+line\b", re.I),
     re.compile(r"\b(?:each|every)\s+(?:test\s*case|query)\s+(?:line\s+)?(?P<ord>contains)\b", re.I),
     re.compile(r"\b(?:starts|begins|opens)\s+with\s+(?P<ord>a|one|a\s+single)\s+line\b", re.I),
+    re.compile(r"\b(?:each|every)\s+(?:test\s*(?:case)?|query|case)\s+(?:is|occupies|takes)\s+"
+               r"(?P<ord>a\s+single|one|exactly\s+one)\s+line\b", re.I),
 ]
 _CASE_WORDS = re.compile(r"\b(?:each|every|the)\s+(?:test\s*case|test|data\s*set|case)\b", re.I)
 _TESTS_WORDS = re.compile(r"\bnumber\s+of\s+(?:test\s*cases|tests|testcases|data\s*sets)\b|"
@@ -186,7 +189,7 @@ def _items(obj: str, sentence: str, namer: _Namer, repeated: bool) -> list[Item]
     head = obj[:cut.start()] if cut else obj
     head = head.strip().rstrip(",.")
     # "the number of checkpoints k", "the size k of the list"
-    mn = re.match(r"^(?:the|a|one)\s+(?:number|count|amount|size)\s+(?:of\s+)?(?:[a-z]+\s+){0,3}?(" +
+    mn = re.match(r"^(?:the|a|one|their|its)\s+(?:number|count|amount|size)\s+(?:of\s+)?(?:[a-z]+\s+){0,3}?(" +
                   _IDENT + r")\s*$", head, re.I)
     if mn is not None and len(_base(mn.group(1))) <= 3:
         return [Item(_base(mn.group(1)), "int")]
@@ -252,6 +255,12 @@ def _items(obj: str, sentence: str, namer: _Namer, repeated: bool) -> list[Item]
         return out + [Item(_base(n), kind) for n in scal if _base(n) not in {o.name for o in out}]
     if cnt.op == "num":
         want = cnt.value
+        plain = re.fullmatch(r"\s*(" + _IDENT + r"(?:\s*,\s*" + _IDENT + r")*(?:\s*,?\s*and\s+" + _IDENT +
+                             r")?)\s*[.,]?\s*", m.group("rest"))
+        if plain is not None:  # "a, b and x": every name, the article-like ones too
+            listed = [n for n in re.split(r"\s*,\s*|\s+and\s+", plain.group(1).strip()) if n]
+            if len(listed) == want:
+                scal = listed
         if scal and len(scal) == want:
             return [Item(_base(n), kind) for n in scal]
         if not scal:
@@ -314,12 +323,17 @@ def _group_lines(sent: str, namer: _Namer) -> tuple[str, list[Line]] | None:
     m = _GROUP.search(sent)
     if m is None:
         return None
+    return _group_parts(m, m.group("rest"), sent, namer)
+
+
+def _group_parts(m: re.Match[str], rest: str, sent: str,
+                 namer: _Namer) -> tuple[str, list[Line]] | None:
     parts = re.split(r"[,;]\s*(?:and\s+)?(?=the\s+(?:second|third|fourth|next|last)\b)",
-                     m.group("rest"))
+                     rest)
     lines: list[Line] = []
     for part in parts:
-        p = re.match(r"\s*the\s+(?:first|second|third|fourth|next|last)(?:\s+(?:one|line))?\s*", part,
-                     re.I)
+        p = re.match(r"\s*the\s+(?:first|second|third|fourth|next|last)(?:\s+(?:one|line|of\s+them))?"
+                     r"\s*", part, re.I)
         if p is None:
             return None
         items = _items(_object(part, p.end()), part, namer, False)
@@ -341,7 +355,15 @@ def _layout(spec: InputSpec, sents: list[str]) -> None:
     in_block = False
     seen: dict[str, set[str]] = {"head": set(), "block": set()}
     pending: Expr | None = None  # "Then q lines follow." -- the next sentence says what they hold
+    group_head: re.Match[str] | None = None  # "Each test case is given on two lines." alone
     for sent in sents:
+        if group_head is not None:
+            found_group = _group_parts(group_head, sent, sent, namer)
+            group_head = None
+            if found_group is not None and spec.tests is not None:
+                spec.block.extend(found_group[1])
+                in_block = True
+                continue
         if pending is not None:
             m = _THEM.match(sent)
             items = _items(_object(sent, m.end()), sent, namer, True) if m else None
@@ -350,6 +372,13 @@ def _layout(spec: InputSpec, sents: list[str]) -> None:
                 return
             (spec.block if in_block else spec.head).append(Line(items, sent, pending))
             pending = None
+            continue
+        gm = _GROUP.search(sent)
+        if gm is not None and not gm.group("rest").strip(" .") and not in_block:
+            heads = [it for ln in spec.head for it in ln.items]
+            if spec.tests is None and len(heads) == 1 and heads[0].count is None:
+                spec.tests = heads[0].name
+            group_head = gm
             continue
         group = _group_lines(sent, namer)
         if group is not None and not in_block:
@@ -385,7 +414,9 @@ def _layout(spec: InputSpec, sents: list[str]) -> None:
             in_block = True
             continue
         (spec.block if in_block else spec.head).append(line)
-        if not in_block and spec.tests is None and _TESTS_WORDS.search(sent):
+        if not in_block and spec.tests is None and (_TESTS_WORDS.search(sent) or (
+                re.search(r"\btheir\s+number\b|\bnumber\s+of\s+them\b", sent, re.I)
+                and any(re.search(r"\btest\s*cases?\b|\btests\b", x, re.I) for x in sents))):
             scalars = [it.name for it in line.items if it.count is None and it.kind != "str"]
             if len(scalars) == 1 and line.repeat is None:
                 spec.tests = scalars[0]
@@ -495,6 +526,11 @@ _SIGNED = re.compile(r"(?P<names>" + _WNAME + r"(?:\s*(?:,|and)\s*" + _WNAME + r
                      r"(?:a\s+)?(?:strictly\s+)?(?P<sign>positive|non-?negative)(?:\s+integers?)?"
                      r"(?:\s*(?:,|and)\s*(?:(?:does|do)\s+not\s+exceed|(?:is|are)\s+at\s+most|"
                      r"(?:is|are)\s+not\s+greater\s+than|≤)\s+(?P<v>" + _OPERAND + r"))?", re.I)
+_LEAST_MOST = re.compile(r"(?P<names>" + _WNAME + r")\s+(?:is|are)\s+(?:at\s+least|not\s+(?:less|smaller)\s+"
+                         r"than|no\s+less\s+than)\s+(?P<a>-?" + _OPERAND + r")\s*(?:,|and|but)\s*(?:does\s+"
+                         r"not\s+exceed|(?:is\s+)?at\s+most|(?:is\s+)?not\s+(?:greater|larger|more)\s+"
+                         r"than|(?:is\s+)?no\s+(?:greater|larger|more)\s+than)\s+(?P<b>-?" + _OPERAND + r")",
+                         re.I)
 _BETWEEN = re.compile(r"(?P<names>" + _WNAME + r"(?:\s*(?:,|and)\s*" + _WNAME + r")*)\s+(?:is|are|"
                       r"lies?|will\s+be)\s+(?:\w+\s+)?(?:in\s+the\s+range\s+from|between|from)\s+"
                       r"(?P<a>-?" + _OPERAND + r")\s+(?:and|to)\s+(?P<b>-?" + _OPERAND + r")", re.I)
@@ -751,7 +787,7 @@ def _rules(spec: InputSpec, sents: list[str], full_text: str) -> None:
                                                    ([(_target(t), "≤", cap)] if cap else []))]
             if pairs:
                 spec.rules.append(Rule("chain", m.group(0).strip(), {"pairs": pairs}))
-        for pat in (_BETWEEN, _RANGE):
+        for pat in (_BETWEEN, _RANGE, _LEAST_MOST):
             for m in pat.finditer(work):
                 a, b = parse_expr(m.group("a")), parse_expr(m.group("b").rstrip("."))
                 targets = [n for n in _word_names(m.group("names")) if n.strip("|") in names]
@@ -771,7 +807,7 @@ def _rules(spec: InputSpec, sents: list[str], full_text: str) -> None:
                         spec.rules.append(Rule("chain", obj.strip(), {"pairs": [
                             (Expr("num", value=sign), "≤", Expr("var", name=it.name))]}))
         if re.search(r"\bguarantee[ds]?\b|\bpromised\b", low) and \
-                len(spec.rules) + len(spec.not_checked) == before:
+                len(spec.rules) + len(spec.not_checked) == before and not answer_guaranteed(sent):
             spec.not_checked.append(sent)  # a guarantee none of the rules above reads
     # guarantees stated for the whole task (outside the Input section) are not read here
     del full_text

@@ -91,6 +91,25 @@ CASES = {
         "letters. It is guaranteed that s contains at least one letter 'z'.",
         ["zebra\n"],
         [("Zebra\n", "alphabet"), ("abc\n", "occurs"), ("z" * 101 + "\n", "chain")]),
+    "test cases named in words, one line each": (
+        "The input contains several test cases. Its first line gives their number t "
+        "(1 ≤ t ≤ 100).\n\nEach test case is a single line with three integers a, b and x "
+        "(1 ≤ a < b ≤ 50, 1 ≤ x ≤ 10^4).",
+        ["2\n3 6 7\n1 2 3\n"],
+        [("3 6 7\n1 2 3\n", "layout"), ("2\n6 3 7\n1 2 3\n", "chain")]),
+    "a group of lines described in the next sentence": (
+        "The first line contains t (1 ≤ t ≤ 10), the number of test cases.\n\nEach test case is "
+        "given on two lines. The first of them contains one integer n (3 ≤ n ≤ 50), the second "
+        "contains n integers a_1, ..., a_n (1 ≤ a_i ≤ 100). The sum of n over all test cases is "
+        "at most 60.",
+        ["1\n3\n1 2 3\n"],
+        [("1\n3\n1 2\n", "layout"), ("2\n30\n" + "1 " * 30 + "\n31\n" + "2 " * 31 + "\n", "sum")]),
+    "queries after a line that only says they follow": (
+        "The first line contains two integers n and q (1 ≤ n, q ≤ 100). The second line contains "
+        "the string s of length n. It consists of lowercase Latin letters only.\n\nThen q lines "
+        "follow. The i-th of them contains two integers l_i and r_i (1 ≤ l_i ≤ r_i ≤ n).",
+        ["3 1\nabc\n1 2\n"],
+        [("3 1\nabc\n2 1\n", "chain"), ("3 1\naBc\n1 2\n", "alphabet")]),
     "a grid of quoted characters": (
         "The first line contains two integers h and w (1 ≤ h, w ≤ 20). Each of the next h lines "
         "contains a string of w characters, each of which is '.' or '#'.",
@@ -184,6 +203,11 @@ def test_the_promise_of_an_answer_and_its_impossible_outputs():
     assert answer_guaranteed("It is guaranteed that at least one valid pair exists.")
     assert answer_guaranteed("It is guaranteed that the answer always exists.")
     assert answer_guaranteed("If no answer exists, print -1.") is None
+    assert answer_guaranteed("It is guaranteed that square n can be reached from square 1.")
+    assert answer_guaranteed("It is guaranteed that at least one block of boxes weighs s.")
+    # the Output section says what to print when there is none: "none" is then an answer
+    assert answer_guaranteed("It is guaranteed that a route exists.",
+                             "Print the length, or -1 if there is no route.") is None
     outs = impossible_outputs("Print the pair, or IMPOSSIBLE if there is none.")
     assert "IMPOSSIBLE" in outs and "-1" in outs
     assert says_impossible("3 4\n-1\n", outs) == "-1"
