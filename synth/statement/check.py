@@ -57,6 +57,8 @@ class Parsed:
 def _value(tok: str, kind: str, words: str) -> Any:
     if kind == "str":
         return tok
+    if kind == "any":  # a format block says nothing of types: a number when it reads as one
+        return int(tok) if _INT.fullmatch(tok) and len(tok) <= 40 else tok
     if kind == "int":
         if not _INT.fullmatch(tok) or len(tok) > 40:
             raise _Bad(f"{tok[:30]!r} is not an integer", words)
@@ -307,6 +309,13 @@ def _rule(rule: Rule, env: Env) -> str | None:
                 bad2 = next((c for c in s if c not in allowed), None)
                 if bad2 is not None:
                     return f"{a['name']} = {s[:60]!r} holds {bad2!r}, outside {''.join(sorted(allowed))!r}"
+        return None
+    if kind == "occurs" and a.get("each"):
+        for name in a["names"]:
+            vals = env.get(name)
+            for s in vals if isinstance(vals, list) else [vals]:
+                if isinstance(s, str) and s.count(a["letter"]) < a.get("at_least", 1):
+                    return f"{name} = {s[:60]!r} has no {a['letter']!r}"
         return None
     if kind == "occurs":
         total = 0

@@ -84,10 +84,96 @@ class InputSpec:
 _SENT = re.compile(r"(?<=[^.\s][.!])\s+(?=[A-Z(\"'])|\n\s*\n|(?<=[.:])\s*\n")
 
 
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+
+
 def sentences(section: str) -> list[str]:
     text = normalise(section)
+    text = re.sub(r"\n(?=\s*(?:[-*•]|\d+[.)])\s+)", "\n\n", text)  # a bullet starts a sentence
     text = re.sub(r"(?<!\n)\n(?!\n)", " ", text)  # lines of a paragraph
-    return [s.strip() for s in _SENT.split(text) if s and s.strip()]
+    out = [_BULLET.sub("", s).strip() for s in _SENT.split(text) if s and s.strip()]
+    return [s for s in out if s]
+
+
+#: a line of a format block ("N K", "A_1 A_2 ... A_N", "u_1 v_1", "⋮", "case_1")
+_FORMAT_LINE = re.compile(r"^\s*(?:[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9+\-]+)?|\.\.\.|⋮|:)"
+                          r"(?:\s+(?:[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9+\-]+)?|\.\.\.|⋮))*\s*$")
+
+
+def format_blocks(section: str) -> list[list[str]]:
+    """The format blocks of an Input section ("N K" / "A_1 A_2 ... A_N" lines standing alone,
+    AtCoder's way of writing the input), each as its lines."""
+    text = normalise(section).replace("```", "\n")
+    blocks: list[list[str]] = []
+    for para in re.split(r"\n\s*\n", text):
+        lines = [ln.strip() for ln in para.strip().split("\n") if ln.strip()]
+        words = [w for ln in lines for w in ln.split()]
+        if lines and all(_FORMAT_LINE.match(ln) for ln in lines) and \
+                any(len(_base(w)) <= 3 for w in words) and not all(w.lower() in _NOT_NAMES
+                                                                    for w in words):
+            blocks.append(lines)
+    return blocks
+
+
+def _format_line(line: str) -> Line | None:
+    toks = line.split()
+    seq = re.fullmatch(r"(?:(?P<pre>(?:\S+\s+)*?))(?P<a>[A-Za-z]+)_(?P<s>\S+)\s+(?:(?P=a)_\S+\s+)*"
+                       r"\.\.\.\s+(?P=a)_(?P<e>\S+)", line)
+    if seq is not None:
+        pre = [Item(_base(t), "any") for t in (seq.group("pre") or "").split()]
+        first = parse_expr(seq.group("s"))
+        end = parse_expr(seq.group("e"))
+        if end is None or first is None or first.op != "num" or first.value not in (0, 1):
+            return None
+        count = end if first.value == 1 else Expr("+", args=(end, Expr("num", value=1)))
+        return Line(pre + [Item(seq.group("a"), "any", count)], line)
+    if any(t in ("...", "⋮", ":") for t in toks):
+        return None
+    return Line([Item(_base(t), "any") for t in toks], line)
+
+
+def _format_layout(spec: InputSpec, blocks: list[list[str]]) -> bool:
+    """The layout from format blocks; True when it could be read."""
+    def lines_of(block: list[str]) -> list[Line] | None:
+        out: list[Line] = []
+        k = 0
+        while k < len(block):
+            line = block[k]
+            if k + 2 < len(block) and block[k + 1] in ("⋮", ":", "..."):
+                # u_1 v_1 / ⋮ / u_M v_M: M lines of the same shape
+                first = re.findall(r"([A-Za-z]+)_(\S+)", line)
+                last = re.findall(r"([A-Za-z]+)_(\S+)", block[k + 2])
+                if not first or len(first) != len(last) or len(first) != len(line.split()):
+                    return None
+                start, end = parse_expr(first[0][1]), parse_expr(last[0][1])
+                if start is None or end is None or start.op != "num" or start.value != 1:
+                    return None
+                out.append(Line([Item(a, "any") for a, _ in first], line + " ... " + block[k + 2],
+                                end))
+                k += 3
+                continue
+            one = _format_line(line)
+            if one is None:
+                return None
+            out.append(one)
+            k += 1
+        return out
+
+    first = lines_of(blocks[0])
+    if first is None:
+        return False
+    cases = [ln for ln in first if ln.repeat is not None and len(ln.items) == 1 and
+             re.fullmatch(r"(?:case|test|query|testcase)", ln.items[0].name, re.I)]
+    if cases and len(blocks) > 1:
+        block = lines_of(blocks[1])
+        if block is None or len(cases) != 1 or cases[0].repeat is None:
+            return False
+        spec.tests = str(cases[0].repeat)
+        spec.head = [ln for ln in first if ln is not cases[0]]
+        spec.block = block
+        return True
+    spec.head = first
+    return True
 
 
 _CNT = r"(?P<cnt>[A-Za-z0-9]+(?:_[A-Za-z0-9]+)?(?:\s*[-+*]\s*[A-Za-z0-9]+)?)"
@@ -634,10 +720,13 @@ def _rules(spec: InputSpec, sents: list[str], full_text: str) -> None:
                 x = None
             if x is None:
                 strs = [n for n, k in names.items() if k in ("string", "strings")]
-                x = f"|{m.group('s') or (strs[0] if len(strs) == 1 else '')}|"
+                named = m.group("s") if m.group("s") in names else None
+                x = f"|{named or (strs[0] if len(strs) == 1 else '')}|"
             expr, cap = parse_expr(x), parse_expr(m.group("v").rstrip("."))
             strict = "<" in m.group(0) and "≤" not in m.group(0)
-            if expr is not None and cap is not None and spec.tests is not None:
+            many = expr is not None and any(names.get(n.strip("|")) in ("strings", "array")
+                                            for n in names_of(expr))
+            if expr is not None and cap is not None and (spec.tests is not None or many):
                 spec.rules.append(Rule("sum", m.group(0).strip(), {"expr": expr, "cap": cap,
                                                                    "strict": strict}))
             else:
@@ -673,6 +762,11 @@ def _rules(spec: InputSpec, sents: list[str], full_text: str) -> None:
                 spec.rules.append(Rule("sorted", m.group(0).strip(), {"name": t, "rel": rel}))
             if not targets:
                 spec.not_checked.append(m.group(0).strip())
+        for m in re.finditer(r"\b([A-Za-z]+)_([a-z])\s*≠\s*\1_([a-z])\b(?:\s*\(\s*\2\s*≠\s*\3\s*\))?",
+                             work):
+            if names.get(m.group(1)) in ("array", "strings") and m.group(2) != m.group(3):
+                spec.rules.append(Rule("distinct", m.group(0), {"names": [m.group(1)]}))
+            work = work.replace(m.group(0), " ")
         # permutation
         if re.search(r"\bpermutation\b", low):
             targets = _guarantee_target(sent, spec, context, ("array",))
@@ -702,7 +796,9 @@ def _rules(spec: InputSpec, sents: list[str], full_text: str) -> None:
                      r"\bedges\s+of\s+(?:a|the)\s+tree\b", low) and edge_pair:
             spec.rules.append(Rule("tree", sent, {"edges": edge_pair}))
         elif re.search(r"\bis\s+connected\b|\bconnected\s+graph\b|\bany\s+two\s+\w+\s+are\s+connected|"
-                       r"reach\s+any\s+\w+\s+from\s+any", low) and edge_pair and \
+                       r"reach\s+any\s+\w+\s+from\s+any|(?:every|each|any)\s+\w+\s+(?:can\s+be\s+"
+                       r"reached|is\s+reachable)\s+from\s+(?:every|any|each|\w+\s+1\b)", low) and \
+                edge_pair and \
                 not re.search(r"not\s+(?:necessarily\s+)?connected|disconnected", low):
             spec.rules.append(Rule("connected", sent, {"edges": edge_pair}))
         if edge_pair and re.search(r"\bno\s+\w+\s+(?:leads|goes|connects|joins|links)\s+(?:from\s+)?"
@@ -718,8 +814,10 @@ def _rules(spec: InputSpec, sents: list[str], full_text: str) -> None:
                                    r"multi)[- ]?edges|"
                                    r"\bwithout\s+(?:multiple|parallel|repeated|duplicate)\s+edges|"
                                    r"\bsimple\s+graph\b|no\s+two\s+edges\s+(?:connect|join|are)|"
-                                   r"(?:each|every|any)\s+(?:unordered\s+)?pair\s+of\s+\w+\s+is\s+"
-                                   r"connected\s+by\s+at\s+most\s+one|\bedges\s+are\s+(?:pairwise\s+)?"
+                                   r"(?:each|every|any)\s+(?:unordered\s+)?pair\b[^.]{0,80}?\bat\s+most\s+"
+                                   r"(?:one|once)\b|\bno\s+(?:multiple|parallel|repeated|duplicate)\s+"
+                                   r"(?:links|roads|streets|connections|wires|pipes|paths|cables|bridges|"
+                                   r"trails|corridors|flights|routes)\b|\bedges\s+are\s+(?:pairwise\s+)?"
                                    r"distinct|not?\s+contain\s+(?:any\s+)?(?:multiple|parallel)\s+edges",
                                    low):
             spec.rules.append(Rule("no_multi_edges", sent, {"edges": edge_pair}))
@@ -743,6 +841,13 @@ def _rules(spec: InputSpec, sents: list[str], full_text: str) -> None:
                 spec.rules.append(Rule("occurs", m.group(0), {
                     "names": targets, "letter": m.group(2),
                     "exactly": NUMBER_WORDS.get(m.group(1).lower()) or int(m.group(1))}))
+        for m in re.finditer(r"\b(?:contains?|has|have|includes?)\s+(?:the\s+)?(?:letter\s+|character\s+|"
+                             r"symbol\s+)?[\"'“‘`](.)[\"'”’`]\s+at\s+least\s+once", sent, re.I):
+            targets = _guarantee_target(sent, spec, context, ("string", "strings"))
+            if targets:
+                spec.rules.append(Rule("occurs", m.group(0), {
+                    "names": targets, "letter": m.group(1), "at_least": 1,
+                    "each": bool(re.match(r"\s*(?:every|each)\b", sent, re.I))}))
         for m in re.finditer(r"\bat\s+least\s+(?:one|once)\s+(?:character\s+|letter\s+|symbol\s+|"
                              r"occurrence\s+of\s+)?(?:the\s+)?(?:letter\s+|character\s+)?"
                              r"[\"'“‘`](.)[\"'”’`]|[\"'“‘`](.)[\"'”’`]\s+(?:occurs|appears)\s+(?:in\s+\w+\s+)?"
@@ -818,6 +923,12 @@ def parse_input_spec(section: str, full_text: str = "") -> InputSpec:
     spec = InputSpec()
     sents = sentences(section)
     _layout(spec, sents)
+    blocks = format_blocks(section)
+    if blocks and (spec.layout_problem or not spec.head):
+        fresh = InputSpec()
+        if _format_layout(fresh, blocks):
+            spec.head, spec.block, spec.tests, spec.layout_problem = (
+                fresh.head, fresh.block, fresh.tests, "")
     _rules(spec, sents, full_text)
     # a rule about a value the layout never reads cannot be checked: say so
     known = set(spec.names())

@@ -25,7 +25,8 @@ _TEX = [
     (r"\\(?:cdot|times)(?![a-z])", "*"), (r"\\(?:ldots|dots|cdots|dotsc)(?![a-z])", "..."),
     (r"\\(?:left|right|big|Big|bigl|bigr|lvert|rvert|mid)(?![a-z])", ""),
     (r"\\(?:operatorname|mathrm|text|textit|mathit|textbf|mathbf)\{([^{}]*)\}", r"\1"),
-    (r"\\sum(?![a-z])", "sum "), (r"\\[,;:! ]", " "), (r"\\\\", " "), (r"\\%", "%"),
+    (r"\\sum(?![a-z])", "sum "), (r"\\(?:vdots|ddots)(?![a-z])", "⋮"),
+    (r"\\(?:min|max)(?![a-z])", "min"), (r"\\[dt]?frac\{([^{}]*)\}\{([^{}]*)\}", r"(\1)/(\2)"), (r"\\[,;:! ]", " "), (r"\\\\", " "), (r"\\%", "%"),
     (r"\\'", "'"),
 ]
 
