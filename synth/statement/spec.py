@@ -126,7 +126,7 @@ def _format_line(line: str) -> Line | None:
         if end is None or first is None or first.op != "num" or first.value not in (0, 1):
             return None
         count = end if first.value == 1 else Expr("+", args=(end, Expr("num", value=1)))
-        return Line(pre + [Item(seq.group("a"), "any", count)], line)
+        return Line([*pre, Item(seq.group("a"), "any", count)], line)
     if any(t in ("...", "⋮", ":") for t in toks):
         return None
     return Line([Item(_base(t), "any") for t in toks], line)
