@@ -864,7 +864,12 @@ def _rules(spec: InputSpec, sents: list[str], full_text: str) -> None:
                 spec.rules.append(Rule("occurs", mm.group(0), {"names": targets, "letter": letter,
                                                               "at_least": 1}))
         # bounds: chains and words
-        for words, operands, ops in _chains(work):
+        found_chains = _chains(work)
+        read_rels = sum(len(ops) for _, _, ops in found_chains)
+        if len(_REL.findall(work)) > read_rels:
+            spec.not_checked.append(f"{sent} (in part: {len(_REL.findall(work)) - read_rels} "
+                                    "relation(s) in it could not be read)")
+        for words, operands, ops in found_chains:
             pairs: list[tuple[Expr, str, Expr]] = []
             for k, rel in enumerate(ops):
                 for lhs in operands[k]:
