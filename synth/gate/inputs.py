@@ -128,16 +128,20 @@ def check_inputs(s: Suite) -> dict[str, Any]:
             "generate only inputs within the statement's bounds and guarantees",
             finding="input_violates_statement", rule=first["rule"], statement=first["words"],
             violation=first["detail"], stdin=first["stdin"], case=first["case"], **lists)
-    if s.reference is not None:  # compiled: the prompt must show what the program reads
+    if s.reference is not None:
+        # the prompt check (the prompt shows render_stdin's text) and the mutation check
+        # (check_output probes) judge these; when they did not run, they are judged here
         hidden = prompt_shows_input(s, rendered)
-        checked.append("the prompt shows render_stdin's text")
         if hidden is not None:
             return {**hidden, "artifacts": {**hidden["artifacts"], **lists}}
         lenient = probe_check_output(s, text)
         if lenient is not None:
             return lenient
-        if defines_check_output(s.source):
-            checked.append("check_output probes (an index reused, an index outside the input)")
+        if "prompt_input" in s.judged:
+            checked.append("the prompt shows render_stdin's text (the prompt check)")
+        if "check_output" in s.judged and defines_check_output(s.source):
+            checked.append("check_output probes: an index reused, outside the input, pairs "
+                           "reversed, another case's answer (the mutation check)")
     if s.validator_source is not None:
         from synth.gate.validator import validate_all
 

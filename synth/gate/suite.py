@@ -24,7 +24,7 @@ import time
 from typing import Any
 
 from synth.gate import engines, severity
-from synth.gate.calls import Candidate, Failure
+from synth.gate.calls import Candidate, Failure, ask_many
 from synth.gate.report import CHECK_NAMES
 from synth.sandbox.base import Backend, Limits
 from synth.sandbox.kit import json_problem
@@ -37,6 +37,8 @@ CHECK_ORDER = tuple(n for n in CHECK_NAMES if n != "static")
 #: never stops them; in intern mode, neither does a generate failure that left some cases).
 GATES = ("load", "construct", "generate")
 NO_REFERENCE = "InternBootcamp classes have no reference_answer"
+#: render_stdin calls per sandbox round trip (:meth:`Suite.stdins`)
+STDIN_BATCH = 64
 
 
 
@@ -146,6 +148,12 @@ class Suite:
         self._checker: Any = None
         self._validator: Any = None
         self._second_thread: threading.Thread | None = None
+        #: render_stdin's text of each case asked so far (None: it failed on that case)
+        self.stdin_texts: dict[tuple[int, int], str | None] = {}
+        #: seconds to construct each level's instance (production builds one per case)
+        self.construct_times: list[float] = []
+        #: the judgements a check made that another check would repeat (e.g. "prompt_input")
+        self.judged: set[str] = set()
 
     def _server(self, hashseed: int, *, shift_clock: bool = False, role: str = "") -> MethodServer:
         return MethodServer(self.source, backend=self.backend, limits=self.limits, mode=self.mode,
@@ -332,6 +340,22 @@ class Suite:
     def where(self, li: int, i: int) -> str:
         return f"level {self.levels[li][0]!r}, case {i}"
 
+    def stdins(self, keys: list[tuple[int, int]]) -> dict[tuple[int, int], str | None]:
+        """``render_stdin`` of the cases ``keys`` (cached; asked in batches, one round trip
+        per :data:`STDIN_BATCH`): the text, or None where the call failed or returned no str
+        (the oracle and inputs checks report those)."""
+        missing = [k for k in keys if k not in self.stdin_texts]
+        for start in range(0, len(missing), STDIN_BATCH):
+            chunk = missing[start:start + STDIN_BATCH]
+            replies, _ = ask_many(self.cand.server, [("stdin", {"case_text": self.cases[li][i]})
+                                                     for li, i in chunk],
+                                  self.limit(2.0), total_s=self.limit(30.0))
+            for k, key in enumerate(chunk):
+                value, fail = replies[k] if k < len(replies) else (None, None)
+                ok = fail is None and type(value) is str and len(value) <= 2_000_000
+                self.stdin_texts[key] = value if ok else None
+        return {k: self.stdin_texts[k] for k in keys}
+
     def answer(self, li: int, i: int) -> str:
         key = (li, i)
         if key not in self.answers:
@@ -440,10 +464,12 @@ class Suite:
         except Failure as f:
             return failure_result(f, "constructing with default parameters:")
         for li, (name, params) in enumerate(self.presets()):
+            t0 = time.perf_counter()
             try:
                 self.handles.append(self.construct(params, seed + li))
             except Failure as f:
                 return failure_result(f, f"constructing LEVELS[{name!r}] = {params!r}:")
+            self.construct_times.append(time.perf_counter() - t0)
             self.levels.append((name, params, seed + li))
         self.levels_built = True
         self.start_second_process()
@@ -774,11 +800,23 @@ class Suite:
             li, i = missing_tag[0]
             return result("failed", f"{len(missing_tag)} prompt(s) never show the answer format "
                           f"{tag!r} (first: {self.where(li, i)})", prompt=self.prompts[(li, i)])
+        if not self.intern:  # what the prompt shows: the program's input, not an answer
+            from synth.gate import prompt_input
+
+            if prompt_input.applies(self):
+                self.judged.add("prompt_input")
+                hidden = prompt_input.hidden_input(self)
+                if hidden is not None:
+                    return hidden
         if leaks and len(leaks) >= max(1, math.ceil(0.25 * long_answers)):
             li, i = leaks[0]
             return result("failed", f"{len(leaks)} of {long_answers} prompts contain their own "
                           f"answer verbatim (first: {self.where(li, i)})",
                           answer=self.answers[(li, i)], prompt=self.prompts[(li, i)])
+        if not self.intern:  # the list as shown already an answer (prompt_input.copied_answers)
+            copied = prompt_input.copied_answers(self)
+            if copied is not None:
+                return copied
         try:
             again, _ = self.cand.prompt(self.cases[0][0], self.limit(self.cfg.call_max_s * 2))
         except Failure as f:
@@ -788,5 +826,7 @@ class Suite:
                           first=self.prompts[(0, 0)], second=again)
         extra = (", state the answer format and leak no answer" if tag else
                  f" (answer format and leaks not checked: {NO_REFERENCE})")
+        if "prompt_input" in self.judged:
+            extra += ", and show render_stdin's text"
         return result("passed", f"{len(self.prompts)} prompts are non-empty, at most "
                       f"{max(map(len, self.prompts.values()))} chars{extra}")

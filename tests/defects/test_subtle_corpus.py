@@ -31,9 +31,9 @@ DEFECTIVE = [e["module"] for e in ENTRIES if e["kind"] != "clean"]
 CLEAN = [e["module"] for e in ENTRIES if e["kind"] == "clean"]
 KINDS = {"lenient", "strict", "wrong_reference", "rare", "stateful", "degenerate", "clean"}
 FINDINGS = {"verifier_too_lenient", "verifier_too_strict", "reference_disagrees", "determinism",
-            "diversity", "levels", "prompt", "purity", "oracle"}
+            "diversity", "levels", "prompt", "purity", "oracle", "timing", "generate"}
 WITNESSES = {"lenient", "strict", "reference", "rare", "hashseed", "purity", "two_valued",
-             "capped", "none"}
+             "capped", "copyable", "slow", "none"}
 # A checker is a plain module of functions: the bootcamp-shape rules do not apply to it.
 CHECKER_EXEMPT = {"class", "methods"}
 CASES = 50
@@ -132,7 +132,7 @@ def test_clean_module_agrees_with_its_checker(probed, name):
 def test_defect_has_a_witness(probed, name):
     entry, res = BY_NAME[name], _result(probed, name)
     how, w = entry["witness"], res.get("witness")
-    if how in ("lenient", "strict", "two_valued", "capped"):
+    if how in ("lenient", "strict", "two_valued", "capped", "copyable", "slow"):
         # Only the verifier or the generator is at fault: the reference answers are right.
         assert res["reference_rejected"] == 0, "the checker rejects reference answers"
     if how == "lenient":
@@ -157,5 +157,15 @@ def test_defect_has_a_witness(probed, name):
         assert res["top2_share"] >= 0.95 and res["top_share"] <= 0.8, res["values"]
     elif how == "capped":
         assert w and w["grown_params"], res.get("size")
+    elif how == "copyable":
+        # the items in the order the prompt shows them form a right answer (the checker agrees)
+        # on most cases: a model scores by copying them
+        assert w and res["copy_share"] >= 0.5, res["copy_share"]
+    elif how == "slow":
+        # a fresh instance (as export and training make each case) needs over a second for
+        # one case at the hardest level, and the easiest level is quick: the level is at fault
+        seconds = res["fresh_case_s"]
+        assert w and w["seconds"] > 1.0, seconds
+        assert next(iter(seconds.values())) < 0.2, seconds
     else:
         pytest.fail(f"unknown witness {how!r}")

@@ -116,6 +116,24 @@ def scalars(value: Any) -> int:
     return 1
 
 
+def shown_order(identity: dict[str, Any]) -> str:
+    """The items of the case's list (its first list field) in the order the case holds them,
+    which is the order the prompt shows them in: an item is a name or [name, attribute]."""
+    items = next(v for v in identity.values() if isinstance(v, list))
+    return " ".join(str(x[0] if isinstance(x, list) else x) for x in items)
+
+
+def fresh_case_s(cls: type[BaseBootcamp], params: dict[str, Any]) -> float:
+    """Seconds for one case as production makes it (a new instance per case): the fastest
+    of two tries with different seeds."""
+    best = math.inf
+    for seed in (SEED, SEED + 1):
+        start = time.perf_counter()
+        cls(seed=seed, **params).case_generator()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
 def probe(root: Path, entry: dict[str, Any], n_cases: int, mode: str) -> dict[str, Any]:
     name = entry["module"]
     mod = load(root / entry["files"]["module"], "subtle_" + name.replace(".", "_"))
@@ -173,6 +191,20 @@ def probe(root: Path, entry: dict[str, Any], n_cases: int, mode: str) -> dict[st
             if before != after or r1 != r2 or s1 != s2:
                 out["witness"] = {"case": before, "after": after, "references": [r1, r2],
                                   "scores": [s1, s2]}
+    if witness == "copyable":
+        copied = 0
+        for _level, case in cases[:n_cases]:
+            shown = shown_order(json.loads(case))
+            if checker.check(json.loads(case), shown) and \
+                    score(cls, cls.wrap_answer(shown), case) == 1.0:
+                copied += 1
+                out["witness"] = out["witness"] or {"case": case, "shown": shown}
+        out["copy_share"] = copied / min(n_cases, len(cases))
+    if witness == "slow":
+        out["fresh_case_s"] = {name: fresh_case_s(cls, params) for name, params in levels(cls)}
+        hardest = levels(cls)[-1][0]
+        if out["fresh_case_s"][hardest] > 1.0:
+            out["witness"] = {"level": hardest, "seconds": out["fresh_case_s"][hardest]}
     if witness == "rare":
         out["rate"] = out["reference_rejected"] / len(cases)
     if witness == "hashseed":
