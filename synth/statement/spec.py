@@ -148,7 +148,7 @@ def _format_layout(spec: InputSpec, blocks: list[list[str]]) -> bool:
                 start, end = parse_expr(first[0][1]), parse_expr(last[0][1])
                 if start is None or end is None or start.op != "num" or start.value != 1:
                     return None
-                out.append(Line([Item(a, "any") for a, _ in first], line + " ... " + block[k + 2],
+                out.append(Line([Item(a, "any") for a, _ in first], line + " ⋮ " + block[k + 2],
                                 end))
                 k += 3
                 continue
@@ -228,7 +228,8 @@ def _names(text: str) -> tuple[list[str], list[tuple[str, Expr | None]]]:
     """Scalar names and ``X_1, ..., X_E`` sequences in an object phrase's name list."""
     seqs: list[tuple[str, Expr | None]] = []
     sep = r"\s*[,<>≤≥]?\s*"
-    seq = re.compile(r"(" + _IDENT + r")(?:" + sep + _IDENT + r")*" + sep + r"\.\.\." + sep +
+    sub = r"[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9]+"
+    seq = re.compile(r"(" + sub + r")(?:" + sep + sub + r")*" + sep + r"\.\.\." + sep +
                      r"([A-Za-z]+)_([A-Za-z0-9]+(?:\s*[-+]\s*\d+)?)")
     rest = text
     for m in seq.finditer(text):
@@ -339,6 +340,8 @@ def _items(obj: str, sentence: str, namer: _Namer, repeated: bool) -> list[Item]
     if seqs:  # "n integers a_1, ..., a_n" (a sequence, whatever the count word says)
         out = [Item(_base(n), kind, c if c is not None else cnt) for n, c in seqs]
         return out + [Item(_base(n), kind) for n in scal if _base(n) not in {o.name for o in out}]
+    if not cnt_word and m.group("type").lower().endswith("s") and scal and not seqs:
+        cnt = Expr("num", value=len(scal))  # "contains integers n and m"
     if cnt.op == "num":
         want = cnt.value
         plain = re.fullmatch(r"\s*(" + _IDENT + r"(?:\s*,\s*" + _IDENT + r")*(?:\s*,?\s*and\s+" + _IDENT +
@@ -923,8 +926,33 @@ def _rules(spec: InputSpec, sents: list[str], full_text: str) -> None:
     del full_text
 
 
+_BARE_SEQ = re.compile(r"\b([A-Za-z])([01])(\s*,?\s*)\1([12])(\s*,?\s*)(\.\.\.)(\s*,?\s*)\1"
+                       r"([A-Za-z]|\d+)\b")
+
+
+def subscripts(section: str) -> str:
+    """Old Codeforces spelling without underscores: ``a1, a2, ..., an`` -> ``a_1, a_2, ...,
+    a_n``, and then ``ai`` / ``xi`` of those arrays -> ``a_i``, ``x_i``."""
+    text = normalise(section)
+    bases = set()
+
+    def seq(m: re.Match[str]) -> str:
+        bases.add(m.group(1))
+        return (f"{m.group(1)}_{m.group(2)}{m.group(3)}{m.group(1)}_{m.group(4)}{m.group(5)}"
+                f"{m.group(6)}{m.group(7)}{m.group(1)}_{m.group(8)}")
+
+    text = _BARE_SEQ.sub(seq, text)
+    # "xi and yi" in a line that repeats: the pair's names, subscripted
+    for m in re.finditer(r"\b([a-z])i\s+and\s+([a-z])i\b", text):
+        bases.update((m.group(1), m.group(2)))
+    for base in bases:
+        text = re.sub(r"\b" + re.escape(base) + r"([ijk]|\d+)\b(?!_)", base + r"_\1", text)
+    return text
+
+
 def parse_input_spec(section: str, full_text: str = "") -> InputSpec:
     """The layout and rules of an Input section (see the module docstring)."""
+    section = subscripts(section)
     spec = InputSpec()
     sents = sentences(section)
     _layout(spec, sents)

@@ -11,8 +11,7 @@ import pytest
 
 from synth.statement import derive, split_sections
 from synth.statement.answers import answer_guaranteed, impossible_outputs, says_impossible
-from synth.statement.spec import upper_bounds
-from synth.statement.text import normalise
+from synth.statement.spec import subscripts, upper_bounds
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "task_descriptions" / "codecontests" / "sample.jsonl"
@@ -110,6 +109,29 @@ CASES = {
         "follow. The i-th of them contains two integers l_i and r_i (1 ≤ l_i ≤ r_i ≤ n).",
         ["3 1\nabc\n1 2\n"],
         [("3 1\nabc\n2 1\n", "chain"), ("3 1\naBc\n1 2\n", "alphabet")]),
+    "subscripts without underscores (a1, a2, ..., an; ai)": (
+        "The first line contains integer n (1 ≤ n ≤ 100). The second line contains a sequence of "
+        "n integers a1, a2, ..., an (1 ≤ ai ≤ 1000).",
+        ["3\n1 2 3\n"],
+        [("3\n0 2 3\n", "chain"), ("3\n1 2\n", "layout")]),
+    "integers without a count word, and pairs xi and yi": (
+        "The first line contains integers n and m (1 ≤ n, m ≤ 100). Then follow m lines, each "
+        "containing two integers xi and yi (1 ≤ xi, yi ≤ n).",
+        ["3 1\n1 2\n"],
+        [("3 1\n1 4\n", "chain"), ("3 2\n1 2\n", "layout")]),
+    "a Constraints section after the lines": (
+        "The first line contains two space-separated integers N and K. The next line contains N "
+        "space-separated integers A1, A2, ..., AN.\n\nConstraints\n\n1 ≤ N ≤ 10^5\n1 ≤ K ≤ "
+        "10^9\n1 ≤ Ai ≤ 10^9",
+        ["3 2\n1 2 3\n"],
+        [("3 2\n1 2 0\n", "chain"), ("3 0\n1 2 3\n", "chain")]),
+    "an AtCoder format block with constraints bullets": (
+        "Input is given from Standard Input in the following format:\n\nN M\nA_1 A_2 \\ldots "
+        "A_N\nu_1 v_1\n\\vdots\nu_M v_M\n\n- 2 \\leq N \\leq 50\n- 1 \\leq M \\leq 50\n"
+        "- 1 \\leq A_i \\leq 10^9\n- A_i \\neq A_j (i \\neq j)\n- 1 \\leq u_i, v_i \\leq N",
+        ["3 2\n5 6 7\n1 2\n2 3\n"],
+        [("3 2\n5 5 7\n1 2\n2 3\n", "distinct"), ("3 2\n5 6 7\n1 2\n", "layout"),
+         ("3 2\n5 6 7\n1 2\n2 4\n", "chain")]),
     "a grid of quoted characters": (
         "The first line contains two integers h and w (1 ≤ h, w ≤ 20). Each of the next h lines "
         "contains a string of w characters, each of which is '.' or '#'.",
@@ -130,7 +152,7 @@ def test_each_rule_rejects_an_input_that_breaks_it_and_accepts_the_examples(name
         got = checker.check(text)
         assert got is not None, (name, text)
         assert got.rule == kind, (name, text, got)
-        assert got.words and " ".join(got.words.split()[:3]) in " ".join(normalise(section).split())
+        assert got.words and " ".join(got.words.split()[:3]) in " ".join(subscripts(section).split())
 
 
 def test_a_rule_that_rejects_an_example_is_dropped_and_reported():
