@@ -102,7 +102,15 @@ def check_mutation(s: Suite) -> dict[str, Any]:
     correct answer and never counts. A compiled bootcamp's ``check_output`` is also asked
     about answers that must be wrong (:func:`synth.gate.multi_answer.lenient_check_output`)."""
     from synth.gate.multi_answer import lenient_check_output
+    from synth.gate.prompt_input import copied_answers
 
+    # the list the prompt shows, as the answer (an arrangement of the prompt's items): asked
+    # here, after self_consistency has seen verify_score answer, so that a verifier that hangs
+    # is reported by that check, not blamed on the prompt
+    # (not when the prompt check already failed: a prompt that leaks its answer is its finding)
+    copied = None if s.intern or s.statuses.get("prompt") != "passed" else copied_answers(s)
+    if copied is not None:
+        return copied
     lenient = lenient_check_output(s)
     if lenient is not None:
         return lenient

@@ -1,5 +1,7 @@
-"""Two judgements of the ``prompt`` check about what a prompt shows (host side, from the
-prompts, stdins and scores the sandboxed bootcamp returned):
+"""Two judgements about what a prompt shows (host side, from the prompts, stdins and scores
+the sandboxed bootcamp returned): the first is the ``prompt`` check's, the second the
+``mutation`` check's (it scores answers, so it runs once self_consistency has seen
+``verify_score`` answer: a verifier that hangs is reported there, not blamed on the prompt):
 
 * :func:`hidden_input` -- the prompt shows the input the program reads. For a bootcamp whose
   answer key is a reference program's output on ``render_stdin(case)`` (a compiled bootcamp:

@@ -813,10 +813,6 @@ class Suite:
             return result("failed", f"{len(leaks)} of {long_answers} prompts contain their own "
                           f"answer verbatim (first: {self.where(li, i)})",
                           answer=self.answers[(li, i)], prompt=self.prompts[(li, i)])
-        if not self.intern:  # the list as shown already an answer (prompt_input.copied_answers)
-            copied = prompt_input.copied_answers(self)
-            if copied is not None:
-                return copied
         try:
             again, _ = self.cand.prompt(self.cases[0][0], self.limit(self.cfg.call_max_s * 2))
         except Failure as f:

@@ -42,7 +42,7 @@ DEFECTS: dict[str, tuple[str, CheckStatus, str, tuple[str, ...], frozenset[str]]
     # their level parameters change nothing, which the levels check now also says
     # ... and its one list is already sorted: copied from the prompt, it is the answer
     "constant_puzzle.py": ("diversity", FAILED, "distinct case", ("example",),
-                           frozenset({"levels", "prompt"})),
+                           frozenset({"levels", "mutation"})),
     "constant_answer.py": ("diversity", FAILED, "same answer", ("answer",), frozenset({"levels"})),
     "reference_not_str.py": ("diversity", FAILED, "not a str", (), frozenset(
         {"prompt", "self_consistency"})),
