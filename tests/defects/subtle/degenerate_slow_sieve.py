@@ -11,7 +11,7 @@ from synth.bootcamp import BaseBootcamp
 
 
 class PrimeRangeBootcamp(BaseBootcamp):
-    LEVELS = {"easy": {"hi": 100}, "medium": {"hi": 5000}, "hard": {"hi": 500000}}
+    LEVELS = {"easy": {"hi": 100}, "medium": {"hi": 5000}, "hard": {"hi": 1500000}}
 
     def __init__(self, seed=None, hi=5000):
         super().__init__(seed=seed)
