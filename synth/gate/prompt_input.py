@@ -326,8 +326,9 @@ def copied_answers(s: Suite) -> dict[str, Any] | None:
     li, i = key
     return result(
         "failed", f"{len(copied)} of {len(tried)} cases are answered by copying a list from the "
-        f"prompt as it is shown (first: {s.where(li, i)}; per level: {levels}): the generator "
-        "often emits the items already in a valid order, so a model scores without solving. "
-        "Shuffle the items (and check that the shown order is not already an answer)",
+        f"prompt as it is shown (first: {s.where(li, i)}; per level: {levels}), so a model "
+        "scores without solving: either the generator emits the items already in a valid "
+        "order (shuffle them, and check that the shown order is not already an answer), or "
+        "verify_score accepts the items in an order the task does not allow (check the order)",
         finding="answer_is_input", copied_answer=copied[key],
         reference_answer=s.answers[key], prompt=s.prompts[key], case=s.cases[li][i])

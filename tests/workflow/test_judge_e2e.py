@@ -123,7 +123,10 @@ def test_a_lenient_verifier_is_exposed_fixed_and_committed_with_its_checker(loca
     # the lenient draft passes every check of the gate without the checker; the checker exposes it
     draft = (run_dir / "candidates" / "local_lenient-sort" / "round_0_0.py").read_text()
     assert draft == SORT_LENIENT
-    assert run_checks(draft, backend="process").passed
+    # without the checker, the gate now sees it too: the list exactly as the prompt shows it
+    # (unsorted) scores 1.0 on every case (the mutation check's copied-answer probe)
+    alone = run_checks(draft, backend="process")
+    assert [(c.name, c.finding) for c in alone.failing] == [("mutation", "answer_is_input")]
     first = report(run_dir, task, "round_0_0")
     diff = check_of(first, "differential")
     assert diff["status"] == "failed" and diff["finding"] == "verifier_too_lenient"
