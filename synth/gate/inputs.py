@@ -24,8 +24,8 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from synth.gate.calls import Failure, ask_many
-from synth.gate.multi_answer import defines_check_output, probe_check_output, prompt_shows_input
+from synth.gate.calls import Failure
+from synth.gate.multi_answer import defines_check_output
 from synth.gate.suite import Suite, failure_result, result
 from synth.statement import InputChecker, derive, split_sections
 from synth.statement.answers import answer_guaranteed, impossible_outputs, says_impossible
@@ -36,8 +36,6 @@ __all__ = ["CHECKS", "check_inputs", "input_checker"]
 MIN_CASES = 60
 #: seconds of generation the check may spend adding cases
 GEN_BUDGET_S = 1.0
-#: rendering calls per sandbox round trip
-BATCH = 64
 
 
 @lru_cache(maxsize=64)
@@ -51,23 +49,17 @@ def input_checker(text: str, example_inputs: list[str] | None = None) -> InputCh
 
 
 def _render_all(s: Suite) -> list[tuple[int, int, str]]:
-    """(level, index, stdin) of every generated case, rendered in batches."""
+    """(level, index, stdin) of every generated case (``Suite.stdins``: batched, cached). A
+    case whose rendering failed is asked once more alone, so that its failure is a finding
+    with its evidence."""
     keys = [(li, i) for li, i, _ in s.each_case()]
+    texts = s.stdins(keys)
     out: list[tuple[int, int, str]] = []
-    for start in range(0, len(keys), BATCH):
-        chunk = keys[start:start + BATCH]
-        calls = [("stdin", {"case_text": s.cases[li][i]}) for li, i in chunk]
-        replies, _ = ask_many(s.cand.server, calls, s.limit(2.0), total_s=s.limit(30.0))
-        for (li, i), (value, fail) in zip(chunk, replies, strict=False):
-            if fail is not None:
-                raise Failure(fail.status, f"render_stdin ({s.where(li, i)}) {fail.what}",
-                              fail.trace)
-            if type(value) is not str or len(value) > 2_000_000:
-                raise Failure("failed", f"render_stdin ({s.where(li, i)}) returned a "
-                              f"{type(value).__name__}, not a str of a bounded size")
-            out.append((li, i, value))
-        if len(replies) < len(chunk):
-            raise Failure("error", "render_stdin: the batch was cut short")
+    for li, i in keys:
+        text = texts[(li, i)]
+        if text is None:
+            text, _ = s.cand.stdin(s.cases[li][i], s.limit(2.0))  # raises Failure: the evidence
+        out.append((li, i, text))
     return out
 
 
@@ -128,20 +120,13 @@ def check_inputs(s: Suite) -> dict[str, Any]:
             "generate only inputs within the statement's bounds and guarantees",
             finding="input_violates_statement", rule=first["rule"], statement=first["words"],
             violation=first["detail"], stdin=first["stdin"], case=first["case"], **lists)
-    if s.reference is not None:
-        # the prompt check (the prompt shows render_stdin's text) and the mutation check
-        # (check_output probes) judge these; when they did not run, they are judged here
-        hidden = prompt_shows_input(s, rendered)
-        if hidden is not None:
-            return {**hidden, "artifacts": {**hidden["artifacts"], **lists}}
-        lenient = probe_check_output(s, text)
-        if lenient is not None:
-            return lenient
-        if "prompt_input" in s.judged:
-            checked.append("the prompt shows render_stdin's text (the prompt check)")
-        if "check_output" in s.judged and defines_check_output(s.source):
-            checked.append("check_output probes: an index reused, outside the input, pairs "
-                           "reversed, another case's answer (the mutation check)")
+    # the prompt check (the prompt shows render_stdin's text) and the mutation check
+    # (check_output probes) judge these for a compiled bootcamp; listed here with the rest
+    if "prompt_input" in s.judged:
+        checked.append("the prompt shows render_stdin's text (the prompt check)")
+    if "check_output" in s.judged and defines_check_output(s.source):
+        checked.append("check_output probes: an index reused, outside the input, pairs "
+                       "reversed, another case's answer (the mutation check)")
     if s.validator_source is not None:
         from synth.gate.validator import validate_all
 

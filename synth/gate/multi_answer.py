@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from synth.gate.suite import Suite
 
 __all__ = ["CASES", "CROSS_SHARE", "MIN_ACCEPTED", "defines_check_output", "index_bound",
-           "lenient_check_output", "probe_check_output", "probes", "prompt_shows_input"]
+           "lenient_check_output", "probes"]
 
 #: cases probed, spread over the levels
 CASES = 40
@@ -222,29 +222,3 @@ def lenient_check_output(s: Suite) -> dict[str, Any] | None:
             reference_answer=s.answers[(li, i)], stdin=stdins.get((li, i)),
             case=s.cases[li][i])
     return None
-
-
-# -- the inputs check's entry points (kept for it; the prompt and mutation checks run these
-# -- judgements first, and then the inputs check does not repeat them)
-
-def probe_check_output(s: Suite, text: str | None = None) -> dict[str, Any] | None:
-    """:func:`lenient_check_output`, unless the mutation check already ran it."""
-    del text  # the suite's task text is read
-    if "check_output" in s.judged:
-        return None
-    return lenient_check_output(s)
-
-
-def prompt_shows_input(s: Suite, rendered: list[tuple[int, int, str]] | None = None,
-                       limit: int = 30) -> dict[str, Any] | None:
-    """The prompt check's judgement that the prompt shows ``render_stdin``'s text, unless that
-    check already made it."""
-    del limit
-    if "prompt_input" in s.judged or not s.prompts:
-        return None
-    from synth.gate.prompt_input import hidden_input
-
-    for li, i, stdin in rendered or []:
-        s.stdin_texts.setdefault((li, i), stdin)
-    s.judged.add("prompt_input")
-    return hidden_input(s)

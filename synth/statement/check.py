@@ -218,7 +218,7 @@ def _edges(args: dict[str, Any], env: Env) -> list[tuple[Any, Any]] | None:
     return list(zip(us, vs, strict=True))
 
 
-def _vertex_count(env: Env, edges: list[tuple[Any, Any]]) -> int | None:
+def _vertex_count(env: Env) -> int | None:
     n = env.get("n")
     return n if type(n) is int else None
 
@@ -285,7 +285,7 @@ def _rule(rule: Rule, env: Env) -> str | None:
                     return f"the edge {x} {y} appears twice"
                 seen3.add(key)
             return None
-        n = _vertex_count(env, edges)
+        n = _vertex_count(env)
         if n is None:
             return None
         if kind == "tree" and len(edges) != n - 1:

@@ -682,16 +682,6 @@ def _edges(spec: InputSpec, context: Line | None) -> tuple[str, str] | None:
     return None
 
 
-def _vertices(spec: InputSpec, edges: tuple[str, str]) -> str | None:
-    for rule in spec.rules:
-        if rule.kind == "chain":
-            for (lhs, rel, rhs) in rule.args["pairs"]:
-                if rel == "≤" and lhs.op == "var" and lhs.name in edges and rhs.op == "var":
-                    return rhs.name
-    names = spec.names()
-    return "n" if names.get("n") == "scalar" else None
-
-
 def _rules(spec: InputSpec, sents: list[str], full_text: str) -> None:
     names = spec.names()
     lines = spec.head + spec.block
