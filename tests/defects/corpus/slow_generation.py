@@ -1,4 +1,4 @@
-"""Planted-defect corpus: sort a list of integers, with a planted defect (case generation burns ~1 s of CPU per case).
+"""Planted-defect corpus: sort a list of integers, with a planted defect (case generation burns ~0.4 s of CPU per case: 16 million steps, so a fast machine is still over the 0.25 s mean budget).
 
 Written for the bootcamp-synth gate tests; not a usable bootcamp."""
 
@@ -17,7 +17,7 @@ class SortBootcamp(BaseBootcamp):
 
     def case_generator(self):
         spin = 0
-        for i in range(10_000_000):
+        for i in range(16_000_000):
             spin += i & 1
         return {"numbers": [self.rng.randint(-self.hi, self.hi) for _ in range(self.n)]}
 
