@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import io
+import sys
+
 import typer
 
 from synth.commands import audit as audit_cmd
@@ -52,6 +55,11 @@ app.command(
 
 
 def main() -> None:
+    # output is UTF-8 text: a lone surrogate (from a library, a run folder, a model's reply) is
+    # printed as its \udXXX escape, never a UnicodeEncodeError
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
     app()
 
 

@@ -48,6 +48,7 @@ from synth.sampling import DEFAULT_LEVEL, CaseSampler, Sample, SampleError
 from synth.sandbox import get_backend
 from synth.sandbox.base import Backend
 from synth.sandbox.kit import derive_seed
+from synth.utf8 import describe, find_unencodable
 
 Split = Literal["train", "test"]
 SPLITS: tuple[Split, Split] = ("test", "train")  # generation order: test first
@@ -145,7 +146,21 @@ def make_row(name: str, split: str, index: int, sample: Sample) -> dict[str, Any
 
 
 def _prompt_key(row: dict[str, Any]) -> str:
-    return hashlib.sha256(row["prompt"][0]["content"].encode("utf-8")).hexdigest()
+    # surrogatepass: a key never fails; the writer refuses such a row, naming it (unwritable)
+    return hashlib.sha256(row["prompt"][0]["content"].encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def unwritable(rows: Iterable[dict[str, Any]], target: str) -> ExportError:
+    """The error of a writer that failed on text UTF-8 cannot encode: it names the first such
+    row's bootcamp, split and index, and where in the row the text is."""
+    for row in rows:
+        places = find_unencodable(row, 1)
+        if places:
+            info = row.get("extra_info") or {}
+            return ExportError(f"bootcamp {info.get('bootcamp')!r}: row {info.get('split')}"
+                               f"[{info.get('index')}] cannot be written to {target}: "
+                               f"{describe(places[0], 'the row')}")
+    return ExportError(f"cannot write {target}: a row holds text UTF-8 cannot encode")
 
 
 # -- the servers ----------------------------------------------------------------------------
@@ -375,18 +390,22 @@ class _Bootcamp:
             self.splits.pop(0)
 
 
-def _write(rows: Iterable[dict[str, Any]], path: Path, fmt: str) -> None:
+def _write(rows: list[dict[str, Any]], path: Path, fmt: str) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
-    if fmt == "jsonl":
-        with tmp.open("w", encoding="utf-8") as fh:
-            for row in rows:
-                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
-    else:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
+    try:
+        if fmt == "jsonl":
+            with tmp.open("w", encoding="utf-8") as fh:
+                for row in rows:
+                    fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+        else:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
 
-        table = pa.Table.from_pylist(list(rows))
-        pq.write_table(table, tmp, compression="zstd")
+            table = pa.Table.from_pylist(rows)
+            pq.write_table(table, tmp, compression="zstd")
+    except UnicodeEncodeError:
+        tmp.unlink(missing_ok=True)
+        raise unwritable(rows, path.name) from None
     tmp.replace(path)
 
 
@@ -407,7 +426,10 @@ def _write_hf(splits: dict[str, list[dict[str, Any]]], out: Path) -> Path:
     target = out / HF_DIR
     tmp = out / f".{HF_DIR}.tmp"
     shutil.rmtree(tmp, ignore_errors=True)
-    full = {split: datasets.Dataset.from_list(rows) for split, rows in splits.items() if rows}
+    try:
+        full = {split: datasets.Dataset.from_list(rows) for split, rows in splits.items() if rows}
+    except UnicodeEncodeError:
+        raise unwritable((r for rows in splits.values() for r in rows), HF_DIR) from None
     if not full:
         raise ValueError("--format hf: every split is empty; nothing to write")
     features = next(iter(full.values())).features

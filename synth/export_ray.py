@@ -65,6 +65,7 @@ from synth.export import (
     _sources,
     case_seed,
     make_row,
+    unwritable,
 )
 from synth.library import Library
 from synth.sampling import DEFAULT_LEVEL, CaseSampler, Sample, SampleError
@@ -182,7 +183,11 @@ def _cut(rows: list[dict[str, Any]], picks: list[tuple[int, int]],
             row["extra_info"]["curriculum"] = curriculum[row["extra_info"]["level"]]
         row[ROW_ID] = row_id
         out.append(row)
-    return pa.Table.from_pylist(out, schema=schema), ray.get_runtime_context().get_node_id()
+    try:
+        table = pa.Table.from_pylist(out, schema=schema)
+    except UnicodeEncodeError:
+        raise unwritable(out, "the parquet shards") from None
+    return table, ray.get_runtime_context().get_node_id()
 
 
 # -- on the driver -------------------------------------------------------------------------------

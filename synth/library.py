@@ -40,6 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, field_validat
 
 from synth import pyast
 from synth.bootcamp import BaseBootcamp
+from synth.utf8 import describe, find_unencodable
 
 MANIFEST_NAME = "manifest.json"
 MANIFEST_VERSION = 1
@@ -290,6 +291,10 @@ class Library:
             raw = json.loads(self.manifest_path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             raise LibraryError(f"cannot read {self.manifest_path}: {exc}") from exc
+        unreadable = find_unencodable(raw, 1)
+        if unreadable:  # a JSON escape of a lone surrogate: no writer (a terminal, a row) takes it
+            raise LibraryError(f"invalid manifest {self.manifest_path}: "
+                               f"{describe(unreadable[0], 'the manifest')}")
         try:
             return Manifest.model_validate(raw)
         except ValueError as exc:
@@ -412,6 +417,12 @@ class Library:
         and replaced under an exclusive lock. Refuses a name that is already taken unless
         ``replace`` is set (then the old record and files are replaced, never silently).
         """
+        unwritable = find_unencodable({"name": name, "code": code, "class_name": class_name,
+                                       "source": source, "task_id": task_id,
+                                       "reference_code": reference_code, **fields}, 1)
+        if unwritable:  # no file takes it: refused before anything is written
+            raise LibraryError(f"bootcamp {name!r} cannot be committed: "
+                               f"{describe(unwritable[0], 'its record')}")
         module_rel = f"{source}/{name}.py"
         ref_rel = f"{source}/reference/{name}.py" if reference_code is not None else None
         record = BootcampRecord(

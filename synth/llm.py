@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import random
 import re
@@ -36,6 +35,8 @@ from tenacity import (
     stop_after_attempt,
     stop_after_delay,
 )
+
+from synth.utf8 import escape_surrogates, escape_value, json_text
 
 Role = Literal["coder", "solver"]
 FailureKind = Literal[
@@ -114,6 +115,9 @@ class LLMCallRecord(BaseModel):
     error_kind: str | None = None
     error: str | None = None
     finish_reason: str | None = None
+    escaped_surrogates: int = Field(default=0, description="lone surrogates (text no UTF-8 "
+                                    "writer takes) in the messages sent or the reply, sent and "
+                                    "kept as \\udXXX escapes")
 
 
 class LLMResult(BaseModel):
@@ -132,6 +136,10 @@ class LLMFailure(Exception):
         self.kind = kind
         self.message = message
         self.record = record
+
+
+def _surrogates(text: str) -> int:
+    return sum(1 for ch in text if "\ud800" <= ch <= "\udfff")
 
 
 def classify(exc: BaseException) -> FailureKind:
@@ -315,6 +323,10 @@ class LLMClient:
         text = choices[0].message.content
         if not isinstance(text, str):
             raise LLMFailure("bad_response", "answer without text content")
+        shown = escape_surrogates(text)  # a JSON "\ud800" escape: no file or sandbox takes it
+        if shown is not text:
+            record.escaped_surrogates += _surrogates(text)
+            text = shown
         facts = usage_facts(resp)
         record.tokens_in += facts["tokens_in"]
         record.tokens_out += facts["tokens_out"]
@@ -345,6 +357,11 @@ class LLMClient:
         t0 = time.perf_counter()
         text: str | None = None
         finish: str | None = None
+        sendable, places = escape_value(messages)  # the request is UTF-8 JSON too
+        if places:
+            record.escaped_surrogates += sum(_surrogates(m.get("content", "")) for m in messages
+                                             if isinstance(m.get("content"), str))
+            messages = sendable
         try:
             async for attempt in AsyncRetrying(
                 # a cancelled call (the filter's early stop) ends, it is not retried
@@ -393,7 +410,7 @@ class LLMClient:
             self.transcript_dir.mkdir(parents=True, exist_ok=True)
             self._transcript_dir_ready = True
         stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", record.tag.split("|", 1)[0] or "calls")[:120]
-        line = json.dumps(
+        line = json_text(
             {"record": record.model_dump(), "messages": messages, "response": text},
             ensure_ascii=False,
         )

@@ -56,6 +56,8 @@ from typing import Any
 
 from synth.bootcamp import BaseBootcamp, MultiTurnBootcamp
 from synth.library import Library, LibraryError
+from synth.sandbox.kit import json_problem
+from synth.utf8 import describe, find_unencodable
 
 PREFIX = "bootcamp/"
 log = logging.getLogger("synth.reward")
@@ -66,6 +68,10 @@ FINDINGS: Counter[str] = Counter()
 
 class RewardDataError(ValueError):
     """The row's data source or ground truth does not match the library."""
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 class RewardSandboxError(RuntimeError):
@@ -89,17 +95,36 @@ class _Reward:
 
     @staticmethod
     def _identity(data_source: str, ground_truth: Any) -> dict[str, Any]:
+        """The row's identity: a JSON object as ``synth export`` writes it (any nesting depth
+        and NaN/Infinity, which export never writes, are :class:`RewardDataError`)."""
         if isinstance(ground_truth, str):
             try:
-                identity = json.loads(ground_truth)
-            except ValueError as exc:
+                identity = json.loads(ground_truth, parse_constant=_no_constant)
+            except (ValueError, RecursionError) as exc:
+                why = "nested too deeply" if isinstance(exc, RecursionError) else exc
                 raise RewardDataError(
-                    f"ground_truth for {data_source!r} is not JSON: {ground_truth[:80]!r}"
-                ) from exc
+                    f"ground_truth for {data_source!r} is not JSON ({why}): {ground_truth[:80]!r}"
+                ) from None
         else:
             identity = ground_truth
         if not isinstance(identity, dict):
             raise RewardDataError(f"ground_truth for {data_source!r} is not a JSON object")
+        if isinstance(ground_truth, str):  # exact JSON types: the kit's rule for a case
+            problem = json_problem(identity, "ground_truth")  # depth-capped: never recursion
+        else:
+            try:
+                json.dumps(identity, allow_nan=False)
+                problem = None
+            except (TypeError, ValueError) as exc:
+                problem = str(exc)
+            except RecursionError:
+                problem = "nested too deeply"
+        if problem is None:  # text no UTF-8 writer takes (a JSON "\ud800" escape)
+            problem = next((describe(p, "ground_truth") for p in find_unencodable(identity, 1)),
+                           None)
+        if problem is not None:
+            raise RewardDataError(f"ground_truth for {data_source!r} is not plain JSON: "
+                                  f"{problem[-300:]}")
         return identity
 
 
@@ -178,11 +203,6 @@ class RewardFunction(_Reward):
         episodes = self._episode_pool(data_source)
         pool = self._pool(data_source) if episodes is None else None
         identity = self._identity(data_source, ground_truth)
-        if not isinstance(ground_truth, str):
-            try:
-                json.dumps(identity, allow_nan=False)
-            except (TypeError, ValueError) as exc:
-                raise RewardDataError(f"ground_truth for {data_source!r} is not plain JSON: {exc}") from exc
         if not isinstance(solution_str, str):
             return 0.0
         if episodes is not None:

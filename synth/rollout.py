@@ -53,6 +53,7 @@ from synth.sampling import (
 from synth.sandbox.base import Backend, Outcome, SandboxUnavailableError
 from synth.sandbox.kit import canonical
 from synth.sandbox.methods import MethodServer, server_limits
+from synth.utf8 import escape_surrogates
 
 __all__ = ["EpisodeEnv", "RolloutError", "RolloutResult", "Turn", "reference_episode", "replay",
            "replay_transcript", "rollout", "score_transcript"]
@@ -237,7 +238,9 @@ async def rollout(
                 *out.messages[:1 if system else 0], out.messages[-1]]
             reply = await client.chat.completions.create(model=model, messages=shown,
                                                          **create_kwargs)
-            response = reply.choices[0].message.content or ""
+            # a JSON "\ud800" escape gives a lone surrogate, which no writer (nor the
+            # sandbox's reply) takes: kept as the text \udXXX, as synth.llm keeps it
+            response = escape_surrogates(reply.choices[0].message.content or "")
             out.messages.append({"role": "assistant", "content": response})
             action = extract_action(response)
             step = env.step(state, action, turn)

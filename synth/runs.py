@@ -77,6 +77,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from synth.llm import ModelSpec, Price
+from synth.utf8 import json_text
 
 #: keys that may change between a run and its resumption (they do not change results)
 OPERATIONAL_KEYS = frozenset({"concurrency", "llm_concurrency", "sandbox_slots", "budget_usd",
@@ -178,7 +179,7 @@ class EventLog:
     def line(kind: str, task: str | None = None, **payload: Any) -> str:
         """One event as its line of the log (timestamped now)."""
         event = {"ts": round(time.time(), 4), "kind": kind, "task": task, **payload}
-        return json.dumps(event, ensure_ascii=False, default=str) + "\n"
+        return json_text(event, ensure_ascii=False, default=str) + "\n"
 
     def emit(self, kind: str, task: str | None = None, **payload: Any) -> None:
         self.write(self.line(kind, task, **payload))
@@ -260,6 +261,6 @@ class Run:
         path = self.root / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.tmp")
-        tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False, default=str), encoding="utf-8")
+        tmp.write_text(json_text(data, indent=1, ensure_ascii=False, default=str), encoding="utf-8")
         tmp.replace(path)
         return path

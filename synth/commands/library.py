@@ -31,9 +31,12 @@ def open_library(path: Path | None) -> Library:
 
 
 def fail(message: str, code: int = 2, traceback: str = "") -> typer.Exit:
-    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+    from synth.utf8 import escape_surrogates
+
+    err.print(f"[bold red]error:[/] {escape(escape_surrogates(message))}", highlight=False,
+              soft_wrap=True)
     if traceback:
-        err.print(traceback.rstrip()[-1500:], markup=False, highlight=False)
+        err.print(escape_surrogates(traceback.rstrip()[-1500:]), markup=False, highlight=False)
     return typer.Exit(code)
 
 
@@ -105,12 +108,14 @@ def show_command(
         rec, code = lib.checked_code(name, include_unlisted=True)
     except LibraryError as exc:
         raise fail(str(exc)) from exc
+    from synth.utf8 import escape_surrogates as shown  # printed text is UTF-8: never fails
+
     meta = Table.grid(padding=(0, 2))
     for key, value in rec.model_dump().items():
         if value not in (None, {}, []):
-            meta.add_row(Text(key, style="bold"), Text(_shown(key, value, rec)))
-    out.print(Panel(meta, title=Text(f"{rec.name} ({rec.class_name})")))
-    out.print(Syntax(code, "python", line_numbers=True, word_wrap=True))
+            meta.add_row(Text(key, style="bold"), Text(shown(_shown(key, value, rec))))
+    out.print(Panel(meta, title=Text(shown(f"{rec.name} ({rec.class_name})"))))
+    out.print(Syntax(shown(code), "python", line_numbers=True, word_wrap=True))
     try:
         with CaseSampler(code, backend=sandbox, class_name=rec.class_name, name=name) as sampler:
             levels = sampler.levels
@@ -123,9 +128,9 @@ def show_command(
     except (SandboxUnavailableError, ValueError) as exc:
         raise fail(str(exc)) from exc
     case = json.dumps(sample.case, indent=1, ensure_ascii=False)[:4000]
-    out.print(Panel(Text(case), title=f"case (level={lvl}, seed={seed})"))
-    out.print(Panel(Text(sample.prompt), title="prompt"))
-    out.print(Panel(Text(sample.answer or ""), title="reference answer"))
+    out.print(Panel(Text(shown(case)), title=shown(f"case (level={lvl}, seed={seed})")))
+    out.print(Panel(Text(shown(sample.prompt)), title="prompt"))
+    out.print(Panel(Text(shown(sample.answer or "")), title="reference answer"))
 
 
 def _shown(key: str, value: object, rec: BootcampRecord) -> str:

@@ -6,7 +6,9 @@ question and returns a plain, validated value with the wall time the host measur
 The host never trusts the sandbox about time, types or sizes: a prompt must be a ``str`` here, a
 case must be canonical JSON text of an object *as parsed here*, a score must be a finite float
 in [0, 1] (else the finding ``invalid_score``), and a run-time change of the contract that the
-server reports is the finding ``contract_tampered``.
+server reports is the finding ``contract_tampered``. A value holding text UTF-8 cannot encode
+is the finding ``unencodable_text`` (refused by :mod:`synth.sandbox.methods`), and replies
+past the candidate's total the finding ``reply_budget``.
 
 Auditing an InternBootcamp-style class (``intern``), the library's own semantics apply: an
 exception its ``verify_score`` swallows into a score is recorded in :attr:`Candidate.swallowed`
@@ -22,7 +24,7 @@ from typing import Any
 
 from synth.sandbox.base import Outcome
 from synth.sandbox.kit import canonical
-from synth.sandbox.methods import MethodServer, Reply, error_reply
+from synth.sandbox.methods import OVER_BUDGET, UNENCODABLE, MethodServer, Reply, error_reply
 
 __all__ = ["Candidate", "Checker", "Failure", "Validator"]
 
@@ -52,6 +54,11 @@ def _fail(reply: Reply) -> Failure:
                        finding="protocol")
     if reply.kind == "usage":
         return Failure("failed", reply.error, reply.traceback)
+    if reply.kind == UNENCODABLE:  # a value no UTF-8 writer stores: refused at the boundary
+        return Failure("failed", reply.error, finding="unencodable_text")
+    if reply.kind == OVER_BUDGET:  # the candidate's replies passed the host's total
+        return Failure("failed", reply.error, finding="reply_budget",
+                       replies=str(reply.extra.get("replies", "")))
     what = {"timeout": f"did not return in time ({reply.error})",
             "oom": f"ran out of memory ({reply.error})"}.get(status, f"raised {reply.error}")
     return Failure(status, what, reply.traceback)

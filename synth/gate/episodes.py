@@ -99,14 +99,16 @@ def declares_multi_turn(source: str) -> bool:
 def unusual_actions(reference: str) -> list[tuple[str, str]]:
     """(label, action) pairs a robust ``step`` answers by its rules: empty and blank text,
     numbers at the edges, JSON and Python words, answer tags, control and non-ASCII characters,
-    a lone surrogate, near misses of a legal action, and very long text."""
+    a lone surrogate as production passes one on (escaped: ``\\ud800``, see :mod:`synth.utf8`;
+    a step that echoes a raw one would be refused as ``unencodable_text``), near misses of a
+    legal action, and very long text."""
     ref = reference or "a"
     return [
         ("empty", ""), ("blank", " \n\t "), ("zero", "0"), ("negative", "-1"),
         ("huge number", "9" * 400), ("float", "1e309"), ("nan", "NaN"), ("none", "None"),
         ("json", '{"move": [1, 2]}'), ("list", "[]"), ("tags", "<answer></answer>"),
         ("close tag", "</answer>"), ("punctuation", "?!.;:#%&*"), ("nul", "\x00"), ("control", "\x1b[2J\r\x08"),
-        ("non-ascii", "é中🙂 ∞"), ("surrogate", "\ud800"), ("doubled", ref + ref),
+        ("non-ascii", "é中🙂 ∞"), ("surrogate", "\\ud800"), ("doubled", ref + ref),
         ("repeated", " ".join([ref] * 3)), ("upper", ref.upper()), ("lower", ref.lower()),
         ("reversed", ref[::-1]), ("padded", f"  {ref}  "), ("half", ref[: max(1, len(ref) // 2)]),
         ("comma", ref.replace(" ", ",")), ("long", "x" * 100_000),
@@ -200,8 +202,7 @@ class EpisodeSuite(Suite):
 
     def skip_reason(self, name: str) -> str | None:
         if name in ("turn_limit", "levels", "timing") and self.hung:
-            return None if name != "turn_limit" else (
-                f"not run: the sandboxed bootcamp hung or died during the {self.hung} check")
+            return None if name != "turn_limit" else self.hung_reason()
         why = super().skip_reason(name)
         if why is None and name in _EPISODE_CHECKS - {"observation", "reference_policy"} \
                 and not self.ref_episodes:
@@ -231,7 +232,7 @@ class EpisodeSuite(Suite):
             value, dt = self.cand.ask("reset", params, self.limit(self.cfg.step_limit_s))
         except Failure as f:
             raise Failure(f.status, f"reset ({where}) {f.what}", f.trace, f.finding,
-                          case=case) from None
+                          **{**f.artifacts, "case": case}) from None
         self.reset_times.append(dt)
         self.charge(dt)
         try:
@@ -254,16 +255,19 @@ class EpisodeSuite(Suite):
             what = (f"step did not return within {limit:g}s on the action {_short(action, 80)} "
                     f"({where}): {f.what}" if f.status == "timeout" else
                     f"step ({where}, action {_short(action, 80)}) {f.what}")
-            raise Failure(f.status, what, f.trace, finding, action=action,
-                          state=_state_text(state)) from None
+            raise Failure(f.status, what, f.trace, finding,
+                          **{**f.artifacts, "action": action, "state": _state_text(state)}) from None
         self.step_times.append(dt)
         self.charge(dt)
         try:
             step = parse_step(value)
         except ValueError as exc:
+            # the evidence of what step returned, beside the action and the state it was given
+            returned = {(f"returned_{k}" if k in ("action", "state") else k): v
+                        for k, v in getattr(exc, "artifacts", {}).items()}
             raise Failure("failed", f"step ({where}, action {_short(action, 80)}): {exc}",
                           finding=getattr(exc, "finding", "") or "malformed_step", action=action,
-                          state=_state_text(state), **getattr(exc, "artifacts", {})) from None
+                          state=_state_text(state), **returned) from None
         self.remember("step", params, step.plain())
         return step
 
@@ -273,7 +277,7 @@ class EpisodeSuite(Suite):
             value, dt = self.cand.ask("policy", params, self.limit(self.cfg.step_limit_s))
         except Failure as f:
             raise Failure(f.status, f"reference_policy ({where}) {f.what}", f.trace, f.finding,
-                          state=_state_text(state)) from None
+                          **{**f.artifacts, "state": _state_text(state)}) from None
         self.policy_times.append(dt)
         self.charge(dt)
         try:

@@ -23,6 +23,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from synth.sandbox.base import Limits
+from synth.utf8 import ESCAPED_NOTE, encodable, escape_surrogates
 
 __all__ = [
     "ARTIFACT_CAP",
@@ -60,6 +61,8 @@ FINDINGS: tuple[str, ...] = (
     "invalid_score", "contract_tampered", "protocol", "impure_verifier", "reference_disagrees",
     "verifier_too_lenient", "verifier_too_strict", "checker_broken", "impure_reference",
     "inert_parameter", "degenerate_answers", "inconsistent_verifier",
+    # what the host reads (synth.sandbox.methods): text UTF-8 cannot encode, too many bytes
+    "unencodable_text", "reply_budget",
     # inputs the statement allows (synth.gate.inputs, synth.gate.validator)
     "input_violates_statement", "validator_rejects_input", "validator_broken",
     "prompt_hides_input", "no_solution_where_guaranteed", "check_output_lenient",
@@ -124,15 +127,21 @@ class CheckResult(BaseModel):
     @field_validator("reason")
     @classmethod
     def _one_line(cls, value: str) -> str:
-        return _cap(" ".join(value.split()), 400)
+        shown = escape_surrogates(value)  # a report is written as UTF-8: never fails on text
+        note = f" ({ESCAPED_NOTE})" if shown is not value else ""
+        return _cap(" ".join(shown.split()), 400 - len(note)) + note
 
     @field_validator("artifacts")
     @classmethod
     def _bounded(cls, value: dict[str, str]) -> dict[str, str]:
-        return {
-            k[:64]: _cap(v, ARTIFACT_CAP, keep_tail=k in ("traceback", "stderr"))
+        out = {
+            escape_surrogates(k[:64]): _cap(escape_surrogates(v), ARTIFACT_CAP,
+                                            keep_tail=k in ("traceback", "stderr"))
             for k, v in list(value.items())[:12]
         }
+        if any(not encodable(k) or not encodable(v) for k, v in list(value.items())[:12]):
+            out["encoding"] = ESCAPED_NOTE
+        return out
 
     @property
     def clean(self) -> bool:
@@ -185,6 +194,9 @@ class CheckConfig(BaseModel):
     gen_max_s: float = Field(default=2.0, gt=0, le=60)  # slowest single case
     call_mean_s: float = Field(default=0.05, gt=0, le=60)  # mean verify/answer/prompt call
     call_max_s: float = Field(default=1.0, gt=0, le=60)  # slowest such call
+    #: the bytes of replies the host takes from one candidate, over all its sessions: past
+    #: it, the finding reply_budget (each reply is also capped on its own)
+    reply_budget_mb: int = Field(default=64, ge=1, le=4096)
     main_hashseed: int = Field(default=1, ge=0, le=4294967295)
     child_hashseed: int = Field(default=2, ge=0, le=4294967295)
     limits: Limits = Limits(wall_s=60, cpu_s=60, memory_mb=1024, pids=64)
@@ -216,6 +228,11 @@ class CheckReport(BaseModel):
     passed: bool
     infrastructure_error: bool = False
     timings: dict[str, float] = Field(default_factory=dict)
+
+    @field_validator("candidate_name")
+    @classmethod
+    def _encodable(cls, value: str) -> str:
+        return escape_surrogates(value)
 
     def get(self, name: str) -> CheckResult | None:
         return next((c for c in self.checks if c.name == name), None)

@@ -32,6 +32,7 @@ from synth.gate.suite import NO_REFERENCE, Suite
 from synth.sandbox import get_backend
 from synth.sandbox.base import Backend
 from synth.sandbox.static import check_source, format_violations
+from synth.utf8 import describe, escape_surrogates, find_unencodable
 
 __all__ = ["detect_mode", "run_checks", "run_checks_file"]
 
@@ -110,8 +111,16 @@ def run_checks(
     reference, task_text = _embedded(source, reference, task_text)
     start = time.perf_counter()
     mode, relative = detect_mode(source)
+    place = find_unencodable(source, 1)
+    if place:  # no file, no sandbox, no hash takes it: refused before anything reads it
+        source = escape_surrogates(source)
     sha = hashlib.sha256(source.encode("utf-8")).hexdigest()
     static, parses = _static(source, mode)
+    if place:
+        static = CheckResult(name="static", status=CheckStatus.FAILED, finding="unencodable_text",
+                             reason=f"the module's source is not valid UTF-8: "
+                             f"{describe(place[0], 'the source')}")
+        parses = False
     runner = get_backend(backend) if isinstance(backend, str) else backend
     checks = [static]
     sandbox_s = 0.0

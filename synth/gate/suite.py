@@ -28,7 +28,7 @@ from synth.gate.calls import Candidate, Failure, ask_many
 from synth.gate.report import CHECK_NAMES
 from synth.sandbox.base import Backend, Limits
 from synth.sandbox.kit import json_problem
-from synth.sandbox.methods import MethodServer, server_limits
+from synth.sandbox.methods import MethodServer, ReplyBudget, server_limits
 
 __all__ = ["CHECK_ORDER", "GATES", "Suite", "result"]
 
@@ -113,6 +113,8 @@ class Suite:
         self.backend = backend
         self.intern = mode == "intern"
         self.limits: Limits = server_limits(memory_mb=cfg.limits.memory_mb, pids=cfg.limits.pids)
+        #: what the host takes from the candidate's replies, over all its sessions
+        self.budget = ReplyBudget(cfg.reply_budget_mb * 1_000_000)
         self.cand = Candidate(self._server(cfg.main_hashseed), intern=self.intern)
         self.info: dict[str, Any] = {}
         #: the module's declared engines started (set by the load check): the determinism
@@ -158,7 +160,7 @@ class Suite:
     def _server(self, hashseed: int, *, shift_clock: bool = False, role: str = "") -> MethodServer:
         return MethodServer(self.source, backend=self.backend, limits=self.limits, mode=self.mode,
                             relative=self.relative, env={"PYTHONHASHSEED": str(hashseed)},
-                            shift_clock=shift_clock, role=role)
+                            shift_clock=shift_clock, role=role, budget=self.budget)
 
     # -- orchestration ----------------------------------------------------------------------
     def run(self) -> dict[str, dict[str, Any]]:
@@ -216,8 +218,7 @@ class Suite:
         if name == "consistency" and (self.hung or self.too_slow):
             return "not run: the bootcamp hung or was too slow earlier"
         if self.hung and name != "levels":
-            return (f"not run: the sandboxed bootcamp hung or died during the {self.hung} check "
-                    "(its session was ended)")
+            return self.hung_reason()
         if name in ("self_consistency", "mutation", "purity") and self.intern:
             return f"not applicable: {NO_REFERENCE}"
         if name == "differential" and self.checker_source is None:
@@ -242,6 +243,14 @@ class Suite:
         if name in ("mutation", "purity") and not self.consistent:
             return "not run: no case whose reference answer scored 1.0"
         return None
+
+    def hung_reason(self) -> str:
+        """Why the checks after a killed or dead session do not run."""
+        if self.budget.exceeded is not None:
+            return (f"not run: the bootcamp's replies passed the {self.cfg.reply_budget_mb} MB "
+                    f"the host keeps from one candidate during the {self.hung} check")
+        return (f"not run: the sandboxed bootcamp hung or died during the {self.hung} check "
+                "(its session was ended)")
 
     def charge(self, seconds: float) -> None:
         """Count time spent in the bootcamp; a check that runs past its budget is stopped."""

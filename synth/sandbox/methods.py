@@ -26,6 +26,20 @@ not a token (a scripted test double) is read without one.
 Nothing here judges a value. The callers (the gate, the filter, export, review, rewards)
 validate each value's type and size for the question they asked, and decide.
 
+Two things are refused here, at the boundary. Text no UTF-8 writer takes
+(:mod:`synth.utf8`): the kit writes a bootcamp's strings as they are, so a reply can hold lone
+surrogates. A value that holds one (a case, a prompt, an answer, an observation, the
+handshake) is ``ERROR`` with ``kind == "unencodable"`` naming the place, the session kept (in
+a ``batch``, the item alone); an error's message and traceback are only shown, so their
+surrogates are escaped (``\\udXXX``) and the error says so. And too much, where the caller
+gives a :class:`ReplyBudget`: it caps what the host takes from one candidate, over every session that
+shares it (the gate gives one to all the sessions of a candidate), counted as the memory the
+replies take once parsed (:func:`reply_weight`: a reply of many small objects costs more than
+its bytes); the reply that passes it is ``ERROR`` with ``kind == "reply_budget"`` naming the
+call and the totals, its session is killed, and every later call of a session that shares the
+budget gets the same answer without asking. The per-reply cap (``max_reply_bytes``) applies
+too.
+
 One session serves one bootcamp (``SandboxJob.unit`` is the sha256 of its code, plus a role
 suffix when the host needs independent processes of the same code, e.g. the determinism
 check's second process); it is discarded after use.
@@ -37,8 +51,9 @@ import contextlib
 import hashlib
 import json
 import re
+import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -56,17 +71,22 @@ from synth.sandbox.base import (
     classify_exit,
 )
 from synth.sandbox.kit import AUTH_OPEN, KIT_NAME, REPLY_OPEN
+from synth.utf8 import ESCAPED_NOTE, describe, escape_value, find_unencodable
 
 __all__ = [
     "KIT_SOURCE",
+    "OVER_BUDGET",
+    "UNENCODABLE",
     "MethodServer",
     "Reply",
+    "ReplyBudget",
     "code_unit",
     "contract_files",
     "decode_reply",
     "encode_request",
     "error_reply",
     "method_job",
+    "reply_weight",
     "server_limits",
     "session_death",
     "spawning_backend",
@@ -80,6 +100,14 @@ _SHIM_SOURCE = (_HERE / "intern_shim.py").read_text(encoding="utf-8")
 #: Host-side slack on top of a call's own limit (process start-up jitter, pipe latency).
 GRACE_S = 1.0
 _AUTH_LINE = re.compile(re.escape(AUTH_OPEN) + rb'([0-9a-f]{16,64})"\}')
+#: The reply kinds the host gives (never the kit): a value holding text UTF-8 cannot encode,
+#: and a candidate whose replies passed its :class:`ReplyBudget`.
+UNENCODABLE = "unencodable"
+OVER_BUDGET = "reply_budget"
+#: A JSON escape of a surrogate code point (a raw one is not valid UTF-8)
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+#: an int orjson may read as a float (beyond 64 bits)
+_LONG_NUMBER = re.compile(rb"[0-9]{19}")
 
 
 def code_unit(code: str, role: str = "") -> str:
@@ -202,18 +230,29 @@ class Reply:
         return self.outcome is Outcome.PASSED
 
 
-def _loads(line: bytes) -> Any:
+def _loads(line: bytes) -> tuple[Any, bool]:
+    """(value, whether its strings may hold lone surrogates). orjson refuses surrogates and
+    reads an int beyond 64 bits as a float: a line with 19 digits in a row goes to json,
+    which keeps both exactly."""
+    if _LONG_NUMBER.search(line) is None:
+        try:
+            return orjson.loads(line), False
+        except orjson.JSONDecodeError:
+            pass
+    value = json.loads(line)  # raises ValueError when not JSON
     try:
-        return orjson.loads(line)
-    except orjson.JSONDecodeError:
-        return json.loads(line)  # ints beyond 64 bits; raises ValueError when not JSON
+        line.decode("utf-8")
+    except UnicodeDecodeError:
+        return value, True
+    return value, _SURROGATE_ESCAPE.search(line) is not None
 
 
-def decode_reply(line: bytes) -> tuple[Any, Reply]:
+def decode_reply(line: bytes, method: str = "") -> tuple[Any, Reply]:
     """(id, reply) from one line. A line that is not the protocol gives id None and a
-    ``protocol`` error."""
+    ``protocol`` error. Text UTF-8 cannot encode is refused in a value (``unencodable``; in
+    a ``batch`` reply, per item) and escaped in an error (see the module docstring)."""
     try:
-        obj = _loads(line)
+        obj, suspect = _loads(line)
     except (ValueError, RecursionError) as exc:
         return None, Reply(Outcome.ERROR, kind="protocol",
                            error=f"the method server wrote a line that is not JSON: {exc}"[:300])
@@ -222,8 +261,37 @@ def decode_reply(line: bytes) -> tuple[Any, Reply]:
                            error="the method server wrote a line that is not a reply")
     rid = obj["id"]
     if "ok" in obj:
-        return rid, Reply(Outcome.PASSED, value=obj["ok"])
+        value = obj["ok"]
+        if suspect:
+            refused, value = _screen(method, value)
+            if refused is not None:
+                return rid, refused
+        return rid, Reply(Outcome.PASSED, value=value)
     return rid, error_reply(obj["err"])
+
+
+def _screen(method: str, value: Any) -> tuple[Reply | None, Any]:
+    """(a refusal, None) when ``value`` holds text UTF-8 cannot encode, else (None, value);
+    a ``batch`` keeps its good items and gets an ``unencodable`` error for each bad one."""
+    if method == "batch" and type(value) is list:
+        items = []
+        for item in value:
+            if type(item) is dict and "ok" in item:
+                places = find_unencodable(item["ok"], 1)
+                if places:
+                    item = {"err": {"kind": UNENCODABLE, "traceback": "",
+                                    "message": _refusal(describe(places[0], "the returned value"))}}
+            items.append(item)
+        return None, items
+    places = find_unencodable(value, 1)
+    if not places:
+        return None, value
+    return Reply(Outcome.ERROR, kind=UNENCODABLE,
+                 error=_refusal(describe(places[0], "the returned value"))), None
+
+
+def _refusal(where: str) -> str:
+    return f"returned text that UTF-8 cannot encode, which the host refuses: {where}"
 
 
 def error_reply(err: Any) -> Reply:
@@ -231,10 +299,13 @@ def error_reply(err: Any) -> Reply:
     ``err``, or one item of a batch)."""
     if type(err) is not dict:
         return Reply(Outcome.ERROR, kind="protocol", error="malformed error reply")
+    err, escaped = escape_value(err)  # shown, never used: surrogates escaped, and said
     kind = str(err.get("kind", "error"))[:32]
     outcome = {"oom": Outcome.OOM, "timeout": Outcome.TIMEOUT}.get(kind, Outcome.ERROR)
-    return Reply(outcome, kind=kind, error=str(err.get("message", ""))[:600],
-                 traceback=str(err.get("traceback", ""))[-3000:])
+    error, trace = str(err.get("message", ""))[:600], str(err.get("traceback", ""))[-3000:]
+    if escaped:  # said at both ends: a reader may see either cut
+        error, trace = f"{error} ({ESCAPED_NOTE})", f"{trace}\n({ESCAPED_NOTE})"
+    return Reply(outcome, kind=kind, error=error, traceback=trace)
 
 
 def session_death(session: Session, exc: Exception, what: str) -> tuple[Outcome, str, str]:
@@ -254,6 +325,86 @@ def session_death(session: Session, exc: Exception, what: str) -> tuple[Outcome,
             outcome = kind
         detail = f"{what} died: {why or 'exit status 0'}"
     return outcome, detail, tail[-3000:]
+
+
+def _mb(size: int) -> str:
+    return f"{size / 1e6:.1f} MB"
+
+
+def reply_weight(size: int, value: Any) -> int:
+    """About the bytes a reply takes in the host's memory once parsed: its ``size`` (the
+    line's bytes: the text of its strings) plus the objects parsing made of ``value`` -- 64
+    per container and 8 per list slot or 100 per dict item, 49 per string, 32 per number.
+    Never below tracemalloc's measure for text, numbers or many small objects (an empty dict
+    is 64 bytes for 3 of JSON); a case's JSON text, kept as one string, costs its length."""
+    extra = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is str:
+            extra += 49
+        elif kind is dict:
+            extra += 64 + 100 * len(item)
+            stack.extend(item.values())
+        elif kind is list:
+            extra += 56 + 8 * len(item)
+            stack.extend(item)
+        elif kind is int or kind is float:
+            extra += 32
+    return size + extra
+
+
+class ReplyBudget:
+    """What the host takes from one candidate's replies, over every session that shares this
+    budget (:func:`reply_weight`: about bytes of memory), and its cap (see the module
+    docstring). Thread-safe: a candidate's sessions may run in several threads (the gate's
+    second process)."""
+
+    def __init__(self, limit_bytes: int) -> None:
+        self.limit_bytes = limit_bytes
+        self.used = 0
+        self.replies = 0
+        #: method -> [replies, weight, the heaviest reply]
+        self.by_method: dict[str, list[int]] = {}
+        #: the refusal, once the total passed the cap (every later call gets it)
+        self.exceeded: Reply | None = None
+        self._lock = threading.Lock()
+
+    def charge(self, size: int, weight: int, method: str) -> Reply | None:
+        """Count one reply to ``method`` (``size`` bytes, ``weight`` in memory); the refusal
+        once the total passed the cap (with this reply or an earlier one), else None."""
+        with self._lock:
+            if self.exceeded is None:
+                self.used += weight
+                self.replies += 1
+                entry = self.by_method.setdefault(method, [0, 0, 0])
+                entry[0] += 1
+                entry[1] += weight
+                entry[2] = max(entry[2], weight)
+                if self.used > self.limit_bytes:
+                    self.exceeded = self._refusal(size, weight, method)
+        return self.refusal()
+
+    def refusal(self) -> Reply | None:
+        """A fresh copy of the refusal, once the total passed the cap; else None."""
+        done = self.exceeded
+        return None if done is None else replace(done, extra=dict(done.extra))
+
+    def summary(self) -> str:
+        """Replies and their weight per method, the heaviest first."""
+        rows = sorted(self.by_method.items(), key=lambda kv: -kv[1][1])
+        return "; ".join(f"{m}: {n:,} replies, {_mb(w)} (heaviest {top:,} bytes)"
+                         for m, (n, w, top) in rows[:8])
+
+    def _refusal(self, size: int, weight: int, method: str) -> Reply:
+        error = (f"passed the {_mb(self.limit_bytes)} of replies the host keeps from one "
+                 f"candidate: reply {self.replies:,} (to {method}: {size:,} bytes, about "
+                 f"{weight:,} in memory) brought the total to about {self.used:,} bytes; make "
+                 "observations, states and texts smaller")
+        return Reply(Outcome.ERROR, kind=OVER_BUDGET, error=error, extra={
+            "call": self.replies, "method": method, "reply_bytes": size, "reply_weight": weight,
+            "total": self.used, "limit": self.limit_bytes, "replies": self.summary()})
 
 
 class MethodServer:
@@ -278,6 +429,7 @@ class MethodServer:
         label: str = "",
         start_timeout_s: float = 30.0,
         max_reply_bytes: int = 4_000_000,
+        budget: ReplyBudget | None = None,
     ) -> None:
         self.backend: SpawningBackend = spawning_backend(backend)
         self.limits = limits or server_limits()
@@ -285,6 +437,8 @@ class MethodServer:
                               env=env, shift_clock=shift_clock, role=role, label=label)
         self.start_timeout_s = start_timeout_s
         self.max_reply_bytes = max_reply_bytes
+        #: the cap on the reply bytes of the candidate's sessions (None: no total cap)
+        self.budget = budget
         self.session: Session | None = None
         self.info: dict[str, Any] = {}
         self.dead: Reply | None = None
@@ -303,6 +457,10 @@ class MethodServer:
         self.close()
         self.dead = None
         t0 = time.monotonic()
+        refused = self.budget.refusal() if self.budget is not None else None
+        if refused is not None:
+            self.dead = self.load_reply = refused
+            return refused
         try:
             self.session = self.backend.spawn(self.job, self.limits)
         except Exception as exc:
@@ -312,7 +470,7 @@ class MethodServer:
             return reply
         self.started += 1
         self.prefix = b""
-        reply = self._receive(0, self.start_timeout_s, t0, first=True)
+        reply = self._receive(0, self.start_timeout_s, t0, "load", first=True)
         if reply.ok and type(reply.value) is not dict:
             reply = Reply(Outcome.ERROR, kind="protocol", error="malformed handshake")
         if reply.ok:
@@ -351,6 +509,9 @@ class MethodServer:
         interval timer, for a traceback); the host waits ``timeout_s + GRACE_S`` at most."""
         if self.dead is not None:
             return self.dead
+        refused = self.budget.refusal() if self.budget is not None else None
+        if refused is not None:
+            return self._kill(refused)
         if self.session is None:
             started = self.start()
             if not started.ok:
@@ -374,11 +535,12 @@ class MethodServer:
         except SessionError as exc:
             return self._kill(self._died(exc, t0))
         self.calls += 1
-        reply = self._receive(rid, timeout_s + GRACE_S, t0)
+        reply = self._receive(rid, timeout_s + GRACE_S, t0, method)
         reply.elapsed_s = time.monotonic() - t0
         return reply
 
-    def _receive(self, rid: int, timeout_s: float, t0: float, first: bool = False) -> Reply:
+    def _receive(self, rid: int, timeout_s: float, t0: float, method: str,
+                 first: bool = False) -> Reply:
         assert self.session is not None
         try:
             line = self.session.recv_line(timeout_s, self.max_reply_bytes)
@@ -405,7 +567,12 @@ class MethodServer:
             return self._kill(Reply(Outcome.ERROR, kind="protocol", error=(
                 "the reply pipe carried a line that the method server did not write (it lacks "
                 f"the session's token): {line[:80]!r}")))
-        got, reply = decode_reply(line)
+        got, reply = decode_reply(line, method)
+        if self.budget is not None:
+            over = self.budget.charge(len(line), reply_weight(len(line), reply.value), method)
+            if over is not None:
+                over.elapsed_s = time.monotonic() - t0
+                return self._kill(over)
         if reply.kind == "protocol" or type(got) is not int or got != rid:
             if reply.kind != "protocol":
                 reply = Reply(Outcome.ERROR, kind="protocol",

@@ -346,7 +346,7 @@ class WorkerPool:
                 result = (VerifyResult(Outcome.PASSED, score) if score is not None else
                           VerifyResult(Outcome.ERROR, kind="invalid_score", error=why))
             else:
-                req_id, reply = decode_reply(line)
+                req_id, reply = decode_reply(line, "score")
                 result = _verify_result(reply)
             if type(req_id) is not int or req_id not in pending:
                 # Every line a worker writes answers a pending request; anything else (a second

@@ -51,6 +51,7 @@ from synth.review import (
     reject,
     replay_actions,
 )
+from synth.utf8 import escape_surrogates
 from synth.web.render import (
     PYGMENTS_CSS,
     calibration_chart,
@@ -133,7 +134,8 @@ class ReviewSite:
 
     def render(self, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
         html = self.env.get_template(template).render(token=self.token, **context)
-        return HTMLResponse(html, status_code=status_code)
+        # the page is UTF-8: text no UTF-8 writer takes (lone surrogates) is shown escaped
+        return HTMLResponse(escape_surrogates(html), status_code=status_code)
 
     def error(self, status_code: int, title: str, message: str) -> HTMLResponse:
         return self.render("error.html", status_code, title=title, message=message)

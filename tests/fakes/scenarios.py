@@ -150,6 +150,9 @@ def toy(req: Request) -> Reply:
             code = code.replace("return f\"Add these", "return f\"[easy] Add these")
         if "hard" in tid:
             code = code.replace("return f\"Add these", "return f\"[hard] Add these")
+        if "surrogate" in tid:  # lone surrogates in the reply (JSON escapes): code and solver
+            code = code.replace("return f\"Add these", "return f\"[sur] Add these") + "# \ud800\n"
+            return Reply(text=fenced(code) + "\udfff")
         return Reply(text=fenced(code))
     nums = [int(x) for x in re.findall(r"\d+", text.split(":", 1)[1].split(".", 1)[0])]
     answer = str(sum(nums))
@@ -157,6 +160,9 @@ def toy(req: Request) -> Reply:
         return Reply(text=f"<answer>{answer}</answer>")
     if text.startswith("[hard]"):
         return Reply(text=_wrong(answer))
+    if text.startswith("[sur]"):
+        return Reply(text=f"\udc80 <answer>{answer}</answer>" if len(nums) <= 3 else
+                     f"<answer>{answer}\ud800</answer>")
     return Reply(text=f"<answer>{answer}</answer>" if len(nums) <= 3 else _wrong(answer))
 
 
