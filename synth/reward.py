@@ -46,7 +46,9 @@ from __future__ import annotations
 import atexit
 import json
 import logging
+import math
 import queue
+import re
 import threading
 import traceback
 import weakref
@@ -57,7 +59,7 @@ from typing import Any
 from synth.bootcamp import BaseBootcamp, MultiTurnBootcamp
 from synth.library import Library, LibraryError
 from synth.sandbox.kit import json_problem
-from synth.utf8 import describe, find_unencodable
+from synth.utf8 import describe, encodable, find_unencodable
 
 PREFIX = "bootcamp/"
 log = logging.getLogger("synth.reward")
@@ -72,6 +74,17 @@ class RewardDataError(ValueError):
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:40]} is not a finite number")
+    return value
+
+
+#: a JSON escape of a surrogate code point
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 class RewardSandboxError(RuntimeError):
@@ -99,7 +112,8 @@ class _Reward:
         and NaN/Infinity, which export never writes, are :class:`RewardDataError`)."""
         if isinstance(ground_truth, str):
             try:
-                identity = json.loads(ground_truth, parse_constant=_no_constant)
+                identity = json.loads(ground_truth, parse_constant=_no_constant,
+                                      parse_float=_finite)
             except (ValueError, RecursionError) as exc:
                 why = "nested too deeply" if isinstance(exc, RecursionError) else exc
                 raise RewardDataError(
@@ -109,17 +123,21 @@ class _Reward:
             identity = ground_truth
         if not isinstance(identity, dict):
             raise RewardDataError(f"ground_truth for {data_source!r} is not a JSON object")
-        if isinstance(ground_truth, str):  # exact JSON types: the kit's rule for a case
-            problem = json_problem(identity, "ground_truth")  # depth-capped: never recursion
-        else:
+        problem: str | None = None
+        if not isinstance(ground_truth, str):
             try:
                 json.dumps(identity, allow_nan=False)
-                problem = None
             except (TypeError, ValueError) as exc:
                 problem = str(exc)
             except RecursionError:
                 problem = "nested too deeply"
-        if problem is None:  # text no UTF-8 writer takes (a JSON "\ud800" escape)
+        elif ground_truth.count("[") + ground_truth.count("{") > 100 or len(ground_truth) > 3000:
+            # exact JSON types: the kit's rule for a case (no deeper than it nests one, no
+            # larger int); the walk is depth-capped: never a RecursionError
+            problem = json_problem(identity, "ground_truth")
+        if problem is None and (not isinstance(ground_truth, str) or not encodable(ground_truth)
+                                or _SURROGATE_ESCAPE.search(ground_truth)):
+            # text no UTF-8 writer takes (a JSON "\ud800" escape, a lone surrogate)
             problem = next((describe(p, "ground_truth") for p in find_unencodable(identity, 1)),
                            None)
         if problem is not None:
