@@ -216,7 +216,8 @@ class Suite:
             return ("not applicable: InternBootcamp classes are audited, not served by the warm "
                     "pool")
         if name == "consistency" and (self.hung or self.too_slow):
-            return "not run: the bootcamp hung or was too slow earlier"
+            return self.hung_reason() if self.budget.exceeded is not None else \
+                "not run: the bootcamp hung or was too slow earlier"
         if self.hung and name != "levels":
             return self.hung_reason()
         if name in ("self_consistency", "mutation", "purity") and self.intern:

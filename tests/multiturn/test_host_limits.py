@@ -1,6 +1,6 @@
-"""The multi-turn gate against bootcamps that attack the host itself (tests/defects/host/):
-huge observations and states of many small objects are stopped by the total the host keeps
-from one candidate (``reply_budget``, naming the call and the totals) with the host's peak
+"""The gate against bootcamps that attack the host itself (tests/defects/host/): huge
+observations, states of many small objects and huge single-turn answers are stopped by the total
+the host keeps from one candidate (``reply_budget``, naming the call and the totals) with the host's peak
 memory bounded; a lone surrogate in an observation is ``unencodable_text``. The gate finishes
 and reports; it never crashes."""
 
@@ -39,8 +39,13 @@ def backend():  # type: ignore[no-untyped-def]
     return get_backend("process")
 
 
-@pytest.mark.parametrize("name", ["huge_observations.py", "small_objects_state.py"])
-def test_a_candidate_past_the_total_is_a_finding_and_the_host_stays_small(name: str):
+@pytest.mark.parametrize(("name", "check", "method"), [
+    ("huge_observations.py", "reference_policy", "step"),
+    ("small_objects_state.py", "reference_policy", "step"),
+    ("huge_answers.py", "diversity", "answer"),  # a single-turn bootcamp: the same total
+])
+def test_a_candidate_past_the_total_is_a_finding_and_the_host_stays_small(name: str, check: str,
+                                                                          method: str):
     t0 = time.monotonic()
     done = subprocess.run([sys.executable, "-c", MEASURE, str(HOST / name)], cwd=REPO,
                           capture_output=True, text=True, timeout=600)
@@ -48,18 +53,23 @@ def test_a_candidate_past_the_total_is_a_finding_and_the_host_stays_small(name: 
     assert done.returncode == 0, done.stderr[-3000:]
     out = json.loads(done.stdout.splitlines()[-1])
     checks = {c["name"]: c for c in out["report"]["checks"]}
-    assert list(checks) == list(MULTI_TURN_CHECK_NAMES)
-    over = checks["reference_policy"]
+    over = checks[check]
     assert over["status"] == "failed" and over["finding"] == "reply_budget", over
     reason = over["reason"]
     # which call, how much: the reply's number, its method, its size and the total
-    assert "reply " in reason and "(to step:" in reason and "bytes" in reason, reason
+    assert "reply " in reason and f"(to {method}:" in reason and "bytes" in reason, reason
     assert "64.0 MB of replies the host keeps" in reason
-    assert "step:" in over["artifacts"]["replies"]  # replies and weight per method
-    assert over["artifacts"]["action"] and over["artifacts"]["state"]
-    for later in ("unusual_actions", "degenerate_policies", "state_purity", "terminal"):
-        assert checks[later]["status"] == "skipped"
-        assert "the host keeps from one candidate" in checks[later]["reason"]
+    assert f"{method}:" in over["artifacts"]["replies"]  # replies and weight per method
+    if method == "step":
+        assert list(checks) == list(MULTI_TURN_CHECK_NAMES)
+        assert over["artifacts"]["action"] and over["artifacts"]["state"]
+    later = [n for n in checks if list(checks).index(n) > list(checks).index(check)
+             and n not in ("levels", "timing", "contract")]
+    assert later
+    for n in later:
+        assert checks[n]["status"] == "skipped"
+        assert checks[n]["reason"].startswith("not applicable") or \
+            "the host keeps from one candidate" in checks[n]["reason"], checks[n]
     assert out["report"]["passed"] is False
     assert out["peak_mb"] < PEAK_MB, out["peak_mb"]
     assert elapsed < 120
