@@ -42,7 +42,8 @@ def audit_command(
         "with --python/--path, bwrap, else process).")] = "auto",
     python: Annotated[str | None, typer.Option(
         "--python", help="The audited library's own interpreter (e.g. its venv's bin/python): "
-        "the modules run with it, and its site-packages are importable, read-only.")] = None,
+        "the modules run with it, and its site-packages are importable, read-only. It is read "
+        "from the filesystem, and runs only in the sandbox.")] = None,
     paths: Annotated[list[Path] | None, typer.Option(
         "--path", help="An extra folder the modules may import from, read-only (repeatable).")
     ] = None,
@@ -53,12 +54,15 @@ def audit_command(
     """Audit a library: every module's verdict and every finding, by severity class."""
     from synth.audit import attach_checkers, find_modules, resolve_target
     from synth.sandbox import BACKEND_NAMES, SandboxUnavailableError
-    from synth.sandbox.interpreter import library_python
+    from synth.sandbox.interpreter import LibraryBackend, confirm_in_sandbox, library_python
 
     if sandbox not in BACKEND_NAMES:
         raise _usage(f"--sandbox must be one of {', '.join(BACKEND_NAMES)}, not {sandbox!r}")
     if checkers is not None and not checkers.is_dir():
         raise _usage(f"--checkers {checkers} is not a folder")
+    if sandbox == "docker" and (python or paths):  # before anything of --python is looked at
+        raise _usage("--python / --path need host paths, which a docker container cannot see: "
+                     "use --sandbox bwrap or --sandbox process")
     extra = [str(p) for p in paths or []]
     try:
         lib = library_python(python, extra)
@@ -82,6 +86,11 @@ def audit_command(
     unclaimed = attach_checkers(modules, checkers) if checkers is not None else []
     try:
         backend = _backend(sandbox, lib)
+        if isinstance(backend, LibraryBackend):
+            try:  # the interpreter runs in the sandbox, never here
+                confirm_in_sandbox(backend)
+            except ValueError as exc:
+                raise _usage(str(exc)) from exc
         audit = _run(target, modules, backend, jobs, lib)
     except SandboxUnavailableError as exc:
         raise _usage(f"{exc} (try --sandbox process)") from exc
@@ -101,16 +110,13 @@ def _usage(message: str) -> typer.Exit:
 
 def _backend(name: str, lib: LibraryPython) -> Backend:
     """The sandbox backend, wrapped so that every job runs with the library's interpreter and
-    import path when there is one (docker cannot: refused as a usage error)."""
+    import path when there is one (docker cannot: refused by the caller before anything)."""
     from synth.sandbox import get_backend
     from synth.sandbox.interpreter import LibraryBackend
     from synth.sandbox.methods import spawning_backend
 
     if not lib:
         return get_backend(name)
-    if name == "docker":
-        raise _usage("--python / --path need host paths, which a docker container cannot see: "
-                     "use --sandbox bwrap or --sandbox process")
     if name == "auto":
         from synth.sandbox import SandboxUnavailableError
 

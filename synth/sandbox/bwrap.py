@@ -62,6 +62,7 @@ from synth.sandbox.process import (
     ProcessBackend,
     _Run,
     interpreter_path,
+    job_stdlib,
     probe_run,
     rlimit_args,
     scratch_bytes,
@@ -142,7 +143,7 @@ def _extensions(dirs: tuple[str, ...], limit: int = 5000) -> list[str]:
 
 @lru_cache(maxsize=8)
 def python_binds(python: str, extra: tuple[str, ...] = (),
-                 programs: tuple[str, ...] = ()) -> tuple[str, ...]:
+                 programs: tuple[str, ...] = (), own: bool = True) -> tuple[str, ...]:
     """bwrap arguments that make ``python`` runnable with its standard library and nothing
     else (see the module docstring). Without ``ldd``: the :func:`_root_binds` fallback.
 
@@ -151,10 +152,12 @@ def python_binds(python: str, extra: tuple[str, ...] = (),
     join the interpreter's, so that each library directory is still one mount.
     ``programs``: the executables of the engines the job's bootcamp declares
     (:func:`synth.engines.job_programs`, e.g. ``/usr/games/gnugo``), bound read-only with the
-    libraries they load."""
+    libraries they load. ``own``: False for a job's own interpreter (``--python``), whose
+    standard library is read from its installation (:func:`job_stdlib`): it never runs on the
+    host."""
     if LDD is None:
         return (*_root_binds(), *_interpreter_binds(python))
-    listed = interpreter_path(python, os.geteuid() == 0)
+    listed = interpreter_path(python, os.geteuid() == 0) if own else job_stdlib(python)
     entries = [p for p in listed if os.path.exists(p)]
     entries = [p for p in entries if os.path.basename(p) not in _HIDDEN]
     found = sorted({_chain(p)[1] for p in entries if os.path.isdir(p)}, key=len)
@@ -321,7 +324,8 @@ class BwrapBackend(ProcessBackend):
             "--new-session",
             "--cap-drop",
             "ALL",
-            *python_binds(python, tuple(job.python_path), job_programs(job.files)),
+            *python_binds(python, tuple(job.python_path), job_programs(job.files),
+                          not job.python),
             "--proc",
             "/proc",
             "--dev",

@@ -7,66 +7,291 @@ is two fields of :class:`~synth.sandbox.base.SandboxJob`, ``python`` and ``pytho
 the process and bwrap backends honour (docker refuses such a job: its image has its own
 interpreter):
 
-* the job runs ``python`` (after the usual check that its uid can execute it and that it is a
-  CPython >= 3.11, which the kit needs) with the same flags as ever (``-s -S -B``: no ``site``,
-  so no ``.pth`` file of the library runs);
+* the job runs ``python`` by its real path with the same flags as ever (``-s -S -B``: no
+  ``site``, so no ``.pth`` file of the library runs);
 * ``python_path`` is importable read-only, *after* the work dir (kit, shim, module) and the
   interpreter's standard library (``PYTHONPATH`` set by the backend, never by the job), so no
   module of the library shadows the standard library the kit imports; bwrap binds each
   directory read-only and the shared libraries its extension modules load.
 
-:func:`library_python` resolves the user's options once, on the host: the interpreter's own
-``site-packages`` (a venv's, read from its ``pyvenv.cfg``, or the installation's) are found by a
-probe that runs that interpreter as an unprivileged uid with ``-S`` (nothing of the library
-runs) and join the path after the ``--path`` directories. :class:`LibraryBackend` wraps a
-backend so that every job the gate starts -- the module's method server, the determinism
-check's second process, the checker, the reference program -- carries both fields, without
-the gate knowing about them.
+**The given interpreter never runs on the host.** It comes with the audited library, so it is
+as untrusted as the library's modules (a "python3" that is a shell script, a copied CPython
+whose ``encodings`` package opens sockets and leaves daemons behind). What the host needs is
+read from the filesystem by :func:`inspect_python`: the symlinks of the path are followed (a
+loop is an error), the file must be an ELF program (a script is refused), its installation is
+found the way CPython's own ``getpath`` finds it (a ``pyvenv.cfg`` next to the real file names
+``home``; above that, the first folder with ``lib/pythonX.Y/os.py``), which gives the version
+(the real file's name ``pythonX.Y``, a venv's ``version``, the standard library's folder: they
+must agree), the ``sys.path`` it computes under ``-s -S`` (``lib/pythonXY.zip``,
+``lib/pythonX.Y``, ``lib-dynload``) and the ``site-packages`` folders (a venv's, read from its
+``pyvenv.cfg``, and the installation's when the venv includes them, as ``site`` would name
+them). The backends use the same inspection for every job with a ``python`` (the process
+backend checks it, both take its standard library from it) instead of asking the interpreter
+(bwrap's ``ldd`` still reads its shared libraries, as an unprivileged uid: glibc's ``ldd`` runs
+the system's loader in trace mode, which maps the program and exits before any of it runs).
+Then :func:`confirm_in_sandbox` runs it once, *in the sandbox* of the audit (bwrap: no network,
+read-only binds, a pid namespace that dies with the job; process as root: a private uid and
+network namespace, every process of the uid killed), to check that it is the CPython the
+filesystem says it is.
+
+:func:`library_python` resolves the user's options once, on the host, from that inspection:
+the site-packages join the path after the ``--path`` directories. :class:`LibraryBackend`
+wraps a backend so that every job the gate starts -- the module's method server, the
+determinism check's second process, the checker, the reference program -- carries both
+fields, without the gate knowing about them.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import re
+import stat
 from dataclasses import dataclass
 from typing import Any
 
 from synth.sandbox.base import (
-    PYTHON_FLAGS,
     Limits,
+    Outcome,
     RunResult,
     SandboxJob,
     SpawningBackend,
 )
 
-__all__ = ["LIBRARY_ENV", "LibraryBackend", "LibraryPython", "library_python", "site_packages"]
+__all__ = [
+    "LIBRARY_ENV",
+    "LibraryBackend",
+    "LibraryPython",
+    "PythonInstall",
+    "confirm_in_sandbox",
+    "inspect_python",
+    "library_python",
+    "site_packages",
+    "unusable",
+]
 
-#: Run by the audited interpreter with ``-s -S -B`` (``site`` imported, never run): its
-#: site-packages directories, a venv's from its ``pyvenv.cfg`` (under ``-S`` the interpreter
-#: does not know it is in a venv, and Debian's ``site`` would then name only dist-packages).
-_SITE_PROBE = r"""
-import json, os, site, sys
-exe_dir = os.path.dirname(os.path.abspath(sys.executable))
-prefix = os.path.dirname(exe_dir)
-conf = next((c for c in (os.path.join(exe_dir, "pyvenv.cfg"), os.path.join(prefix, "pyvenv.cfg"))
-             if os.path.isfile(c)), None)
-dirs = []
-system = True
-if conf is not None:
-    system = False
-    with open(conf, encoding="utf-8", errors="replace") as fh:
-        for line in fh:
-            key, sep, value = line.partition("=")
-            if sep and key.strip().lower() == "include-system-site-packages":
-                system = value.strip().lower() == "true"
-    version = "python%d.%d" % sys.version_info[:2]
-    for libdir in dict.fromkeys((sys.platlibdir, "lib")):
-        dirs.append(os.path.join(prefix, libdir, version, "site-packages"))
-if system:
-    dirs += site.getsitepackages()
-dirs = [d for d in dict.fromkeys(dirs) if os.path.isdir(d)]
-print(json.dumps({"version": list(sys.version_info[:3]), "venv": conf, "site": dirs}))
-"""
+#: The oldest interpreter the sandbox kit runs on.
+MIN_VERSION = (3, 11)
+_LIBDIRS = ("lib", "lib64")  # CPython's platlibdir: Debian's and most builds' lib, Fedora's lib64
+_NAME = re.compile(r"python(\d+)\.(\d+)[dt]*")  # python3.11, python3.13t, python3.12d
+_CFG_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True)
+class PythonInstall:
+    """What the filesystem says about an interpreter, read without running it."""
+
+    exe: str  # the given path, absolute and normalised
+    real: str  # the file it resolves to (what a job executes)
+    version: tuple[int, int]
+    prefix: str  # the installation: the folder holding lib/pythonX.Y/os.py
+    stdlib: tuple[str, ...]  # the absolute sys.path it computes under -s -S
+    site: tuple[str, ...]  # its site-packages folders that exist (a venv's first)
+    venv: str = ""  # the venv's pyvenv.cfg, or ""
+
+
+def _config(path: str) -> dict[str, str]:
+    """The ``key = value`` lines of a ``pyvenv.cfg`` (the first 64 KiB; keys lower-cased)."""
+    with open(path, "rb") as fh:
+        text = fh.read(_CFG_BYTES).decode("utf-8", errors="replace")
+    found: dict[str, str] = {}
+    for line in text.splitlines():
+        key, sep, value = line.partition("=")
+        if sep:
+            found.setdefault(key.strip().lower(), value.strip())
+    return found
+
+
+def _venv_config(exe: str) -> str:
+    """The ``pyvenv.cfg`` next to ``exe`` or one folder up (where ``getpath`` looks), or ""."""
+    here = os.path.dirname(exe)
+    for folder in (here, os.path.dirname(here)):
+        cfg = os.path.join(folder, "pyvenv.cfg")
+        if os.path.isfile(cfg):
+            return cfg
+    return ""
+
+
+def _cfg_version(cfg: dict[str, str]) -> tuple[int, int] | None:
+    """major.minor of a venv's ``version`` (``python -m venv``) or ``version_info``
+    (virtualenv), or None."""
+    for key in ("version", "version_info"):
+        found = re.match(r"(\d+)\.(\d+)", cfg.get(key, ""))
+        if found:
+            return int(found.group(1)), int(found.group(2))
+    return None
+
+
+def _landmarks(folder: str, version: tuple[int, int] | None) -> dict[tuple[int, int], str]:
+    """{version: libdir} of the standard libraries directly under ``folder``
+    (``folder/lib/pythonX.Y/os.py``), only ``version``'s when it is known."""
+    found: dict[tuple[int, int], str] = {}
+    for libdir in _LIBDIRS:
+        base = os.path.join(folder, libdir)
+        if version is not None:
+            names = [f"python{version[0]}.{version[1]}"]
+        else:
+            try:
+                names = sorted(os.listdir(base))
+            except OSError:
+                continue
+        for name in names:
+            match = re.fullmatch(r"python(\d+)\.(\d+)", name)
+            stdlib = os.path.join(base, name)
+            if match and any(os.path.isfile(os.path.join(stdlib, f)) for f in ("os.py", "os.pyc")):
+                found.setdefault((int(match.group(1)), int(match.group(2))), libdir)
+    return found
+
+
+def _installation(start: str, version: tuple[int, int] | None,
+                  shown: str) -> tuple[str, tuple[int, int], str]:
+    """(prefix, version, libdir): the first folder from ``start`` up that holds a standard
+    library, as ``getpath`` searches. ``ValueError`` when none does or the version is
+    ambiguous."""
+    folder = start
+    while True:
+        found = _landmarks(folder, version)
+        if len(found) > 1:
+            names = ", ".join(f"{folder}/{lib}/python{v[0]}.{v[1]}"
+                              for v, lib in sorted(found.items()))
+            raise ValueError(f"{shown}: cannot tell its version from its name, and its "
+                             f"installation has several standard libraries ({names}): give "
+                             "the versioned program (bin/pythonX.Y)")
+        if found:
+            (ver, libdir), = found.items()
+            return folder, ver, libdir
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            what = f"lib/python{version[0]}.{version[1]}/os.py" if version else \
+                "lib/pythonX.Y/os.py"
+            raise ValueError(f"{shown}: no standard library ({what}) in {start} or a folder "
+                             "above it, so it is not a CPython installation or a venv made "
+                             "from one: give the python of such an installation or venv")
+        folder = parent
+
+
+def _system_site(prefix: str, libdir: str, version: tuple[int, int]) -> list[str]:
+    """The installation's own site folders, as ``site.getsitepackages()`` names them (CPython's
+    ``lib/pythonX.Y/site-packages``; Debian's ``dist-packages``)."""
+    ver = f"python{version[0]}.{version[1]}"
+    return [os.path.join(prefix, libdir, ver, "site-packages"),
+            os.path.join(prefix, "lib", ver, "site-packages"),
+            os.path.join(prefix, "local", "lib", ver, "dist-packages"),
+            os.path.join(prefix, "lib", f"python{version[0]}", "dist-packages"),
+            os.path.join(prefix, "lib", ver, "dist-packages")]
+
+
+def inspect_python(python: str) -> PythonInstall:
+    """What the interpreter ``python`` is, read from the filesystem (it is never run, see the
+    module docstring). ``ValueError`` naming the problem: missing, a symlink loop, not a
+    regular file, a script or no ELF program, no CPython installation found, versions that
+    disagree, older than 3.11."""
+    exe = os.path.normpath(os.path.abspath(python))
+    try:
+        st = os.stat(exe)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise ValueError(f"{exe} is a symlink loop, not an interpreter") from exc
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+            raise ValueError(f"{exe} does not exist" + (
+                " (a symlink to a missing file)" if os.path.islink(exe) else "")) from exc
+        raise ValueError(f"cannot look at {exe}: {exc.strerror}") from exc
+    real = os.path.realpath(exe)
+    shown = exe if real == exe else f"{exe} (it is {real})"
+    if stat.S_ISDIR(st.st_mode):
+        raise ValueError(f"{shown} is a folder, not an interpreter: give its bin/python3")
+    if not stat.S_ISREG(st.st_mode):
+        raise ValueError(f"{shown} is not a regular file, so not an interpreter")
+    try:
+        with open(real, "rb") as fh:
+            head = fh.read(128)
+    except OSError as exc:
+        raise ValueError(f"cannot read {shown}: {exc.strerror}") from exc
+    if head.startswith(b"#!"):
+        line = head[2:].split(b"\n", 1)[0].decode("utf-8", errors="replace").strip()
+        raise ValueError(f"{shown} is a script (#!{line[:60]}), not an interpreter: give the "
+                         "interpreter program itself (a venv's bin/python3.X, or the "
+                         "installation's), which synth reads without running it")
+    if not head.startswith(b"\x7fELF"):
+        raise ValueError(f"{shown} is not a program (no ELF header), so not an interpreter")
+    named = _NAME.fullmatch(os.path.basename(real))
+    version = (int(named.group(1)), int(named.group(2))) if named else None
+    # the installation, as the job's process (run by its real path) finds it
+    own_cfg = _venv_config(real)
+    start = os.path.dirname(real)
+    if own_cfg:  # a venv made with --copies: its home is the installation's bin folder
+        home = _config(own_cfg).get("home", "")
+        if home and os.path.isabs(home):
+            start = os.path.normpath(home)
+    prefix, version, libdir = _installation(start, version, shown)
+    # the venv of the given path (a symlink into the installation, or a copy)
+    cfg_path = _venv_config(exe)
+    cfg = _config(cfg_path) if cfg_path else {}
+    said = _cfg_version(cfg)
+    if said is not None and said != version:
+        raise ValueError(f"{shown} is Python {version[0]}.{version[1]}, but its venv "
+                         f"({cfg_path}) was made by Python {said[0]}.{said[1]}: recreate the "
+                         "venv")
+    if version < MIN_VERSION:
+        raise ValueError(f"{shown} is Python {version[0]}.{version[1]}; the sandbox kit needs a "
+                         f"CPython >= {MIN_VERSION[0]}.{MIN_VERSION[1]}: give the python of a "
+                         "venv made with a newer one")
+    ver = f"python{version[0]}.{version[1]}"
+    stdlib = [os.path.join(prefix, libdir, f"python{version[0]}{version[1]}.zip"),
+              os.path.join(prefix, libdir, ver)]
+    stdlib += [d for d in dict.fromkeys(os.path.join(prefix, lib, ver, "lib-dynload")
+                                        for lib in (libdir, *_LIBDIRS))
+               if os.path.isdir(d)][:1]
+    site: list[str] = []
+    system = True
+    if cfg_path:
+        venv = os.path.dirname(cfg_path)
+        site += [os.path.join(venv, lib, ver, "site-packages") for lib in _LIBDIRS]
+        system = cfg.get("include-system-site-packages", "").lower() == "true"
+    if system:
+        site += _system_site(prefix, libdir, version)
+    real_site: dict[str, str] = {}  # one entry per folder (a venv's lib64 is often a symlink to its lib)
+    for d in map(os.path.normpath, site):
+        if os.path.isdir(d):
+            real_site.setdefault(os.path.realpath(d), d)
+    found = tuple(real_site.values())
+    return PythonInstall(exe=exe, real=real, version=version, prefix=prefix,
+                         stdlib=tuple(stdlib), site=found, venv=cfg_path)
+
+
+def unusable(inst: PythonInstall, private: bool) -> str:
+    """Why a job's uid cannot run the inspected interpreter, or "". A private uid is "other":
+    the real file needs ``o+x`` and every folder above it ``o+x``; its standard library must
+    be readable (as :func:`~synth.sandbox.process.unreadable` says)."""
+    from synth.sandbox.process import unreadable
+
+    shown = inst.exe if inst.real == inst.exe else f"{inst.exe} (it is {inst.real})"
+    if not private:
+        if not os.access(inst.real, os.X_OK):
+            return f"{shown} is not executable by this user"
+    else:
+        current = inst.real
+        need = stat.S_IXOTH
+        while True:
+            mode = os.stat(current).st_mode
+            if mode & need != need:
+                return (f"{current} is not executable or searchable by other users (mode "
+                        f"{stat.filemode(mode)}), so the sandbox's unprivileged uid cannot run "
+                        f"{shown}: chmod o+x it, or use an interpreter installed elsewhere")
+            parent = os.path.dirname(current)
+            if parent == current:
+                break
+            current = parent
+    problem = unreadable(inst.stdlib[1], private)
+    return f"{shown}: its standard library: {problem}" if problem else ""
+
+
+def site_packages(python: str) -> tuple[tuple[str, ...], str]:
+    """(site-packages directories, the venv's pyvenv.cfg or "") of the interpreter ``python``,
+    read from the filesystem (:func:`inspect_python`). Raises ``ValueError``."""
+    inst = inspect_python(python)
+    return inst.site, inst.venv
 
 
 @dataclass(frozen=True)
@@ -79,6 +304,8 @@ class LibraryPython:
     path: tuple[str, ...] = ()
     site: tuple[str, ...] = ()
     venv: str = ""
+    version: tuple[int, int] | None = None  # the interpreter's, read from its installation
+    stdlib: tuple[str, ...] = ()  # the sys.path it computes (PythonInstall.stdlib)
 
     def __bool__(self) -> bool:
         return bool(self.python or self.path)
@@ -97,29 +324,14 @@ def _private() -> bool:
     return os.geteuid() == 0
 
 
-def site_packages(python: str) -> tuple[tuple[str, ...], str]:
-    """(site-packages directories, the venv's pyvenv.cfg or "") of the interpreter ``python``,
-    from a probe run as an unprivileged uid (see :data:`_SITE_PROBE`). Raises ``ValueError``."""
-    from synth.sandbox.process import probe_run
-
-    try:
-        done = probe_run([python, *PYTHON_FLAGS, "-c", _SITE_PROBE], _private(), timeout=30)
-        info = json.loads(done.stdout.strip().splitlines()[-1])
-    except (OSError, ValueError, IndexError) as exc:
-        raise ValueError(f"could not ask {python} for its site-packages: {exc}") from exc
-    site = info.get("site") if isinstance(info, dict) else None
-    if not isinstance(site, list) or not all(isinstance(d, str) for d in site):
-        raise ValueError(f"{python} gave a malformed answer about its site-packages")
-    return tuple(os.path.normpath(d) for d in site), str(info.get("venv") or "")
-
-
 def library_python(python: str | None = None, paths: list[str] | tuple[str, ...] = (),
                    *, site: bool = True) -> LibraryPython:
-    """Resolve ``--python`` and ``--path`` on the host, or ``ValueError`` with a message that
-    says what to do: the interpreter exists, the sandbox's uid can execute it and it is
-    >= 3.11; each directory exists and that uid can read it. ``site``: add the interpreter's
-    site-packages after ``paths``."""
-    from synth.sandbox.process import job_interpreter, unreadable
+    """Resolve ``--python`` and ``--path`` on the host without running anything, or
+    ``ValueError`` with a message that says what to do: the interpreter is a CPython >= 3.11
+    installation or venv (:func:`inspect_python`) that the sandbox's uid can execute; each
+    directory exists and that uid can read it. ``site``: add the interpreter's site-packages
+    after ``paths``."""
+    from synth.sandbox.process import unreadable
 
     dirs: list[str] = []
     for raw in paths:
@@ -130,14 +342,19 @@ def library_python(python: str | None = None, paths: list[str] | tuple[str, ...]
         dirs.append(path)
     exe, venv = "", ""
     found: tuple[str, ...] = ()
+    version: tuple[int, int] | None = None
+    stdlib: tuple[str, ...] = ()
     if python:
-        exe = os.path.normpath(os.path.abspath(python))
         try:
-            job_interpreter(exe, _private())
-        except RuntimeError as exc:
+            inst = inspect_python(python)
+        except ValueError as exc:
             raise ValueError(f"--python {python}: {exc}") from exc
+        problem = unusable(inst, _private())
+        if problem:
+            raise ValueError(f"--python {python}: {problem}")
+        exe, version, stdlib = inst.exe, inst.version, inst.stdlib
         if site:
-            found, venv = site_packages(exe)
+            found, venv = inst.site, inst.venv
             for d in found:
                 problem = unreadable(d, _private())
                 if problem:
@@ -147,8 +364,61 @@ def library_python(python: str | None = None, paths: list[str] | tuple[str, ...]
         SandboxJob(argv=["x.py"], python=exe, python_path=list(search))
     except ValueError as exc:
         raise ValueError(f"cannot use these paths in the sandbox: {exc}") from exc
-    return LibraryPython(python=exe, path=search,
-                         site=tuple(d for d in found if d not in dirs), venv=venv)
+    return LibraryPython(python=exe, path=search, site=tuple(d for d in found if d not in dirs),
+                         venv=venv, version=version, stdlib=stdlib)
+
+
+#: Run by the audited interpreter in the sandbox (:func:`confirm_in_sandbox`): what it is and
+#: the ``sys.path`` entries it computed itself (after the script's folder and ``PYTHONPATH``).
+_CONFIRM = r"""
+import json, os, sys
+given = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+rest = sys.path[1:]  # [0]: the script's folder
+own = rest[len(given):] if rest[:len(given)] == given else rest
+print("synth-confirm " + json.dumps({
+    "implementation": sys.implementation.name, "version": list(sys.version_info[:2]),
+    "computed": [os.path.realpath(p) for p in own if os.path.exists(p)],
+    "os": os.path.realpath(os.path.dirname(os.__file__))}))
+"""
+
+
+def confirm_in_sandbox(backend: LibraryBackend) -> None:
+    """Run the library's interpreter once *in the sandbox* (``backend`` wraps the audit's) and
+    check that it is the CPython its installation says (version, standard library), or
+    ``ValueError`` saying what it did instead. Nothing when there is no ``--python``."""
+    lib = backend.lib
+    if not lib.python or lib.version is None:
+        return
+    job = SandboxJob(files={"confirm.py": _CONFIRM}, argv=["confirm.py"])
+    res = backend.run(job, Limits(wall_s=30, cpu_s=10))
+    lines = [x for x in res.stdout.splitlines() if x.startswith("synth-confirm ")]
+    info: Any = None
+    if res.outcome is Outcome.PASSED and lines:
+        try:
+            info = json.loads(lines[-1].split(" ", 1)[1])
+        except ValueError:
+            info = None
+    want = f"CPython {lib.version[0]}.{lib.version[1]}"
+    if not isinstance(info, dict):
+        said = (res.stderr.strip() or res.detail.strip() or res.stdout.strip())[-300:]
+        what = ("it exited without a Python's answer" if res.outcome is Outcome.PASSED
+                else f"outcome {res.outcome.value}") + (f": {said}" if said else "")
+        raise ValueError(f"--python {lib.python} did not run as {want} in the {backend.name} "
+                         f"sandbox ({what}): give the python of a CPython installation or of "
+                         "a venv made from one")
+    impl, version = info.get("implementation"), info.get("version")
+    if impl != "cpython" or version != list(lib.version):
+        raise ValueError(f"--python {lib.python} is {impl} {version} in the sandbox, not the "
+                         f"{want} its installation says: give the python of a CPython "
+                         "installation or of a venv made from one")
+    allowed = {*lib.stdlib, *(os.path.realpath(p) for p in lib.stdlib)}
+    computed = info.get("computed")
+    strays = [p for p in (computed if isinstance(computed, list) else [None])
+              if p not in allowed]
+    if info.get("os") not in allowed or strays:
+        raise ValueError(f"--python {lib.python} takes its standard library from "
+                         f"{info.get('os')} ({', '.join(map(str, strays)) or 'no stray path'}),"
+                         f" not from {lib.stdlib[1]} as its installation says")
 
 
 #: The environment of an audited library's jobs: numeric libraries run one thread (a job has

@@ -114,6 +114,7 @@ __all__ = [
     "find_interpreter",
     "interpreter_path",
     "job_interpreter",
+    "job_stdlib",
     "kill_identity",
     "namespaces",
     "probe_run",
@@ -199,21 +200,31 @@ def find_interpreter(private: bool) -> str:
     )
 
 
-@lru_cache(maxsize=16)
 def job_interpreter(python: str, private: bool) -> str:
-    """``python`` (a job's own interpreter, :attr:`SandboxJob.python`) once it is known to be
-    a CPython >= 3.11 that the job's uid can execute; else ``RuntimeError`` saying why."""
-    if not os.path.isfile(python):
-        raise RuntimeError(f"the interpreter {python} does not exist")
-    if not _usable(python, private):
-        who = "an unprivileged uid" if private else "this user"
-        real = os.path.realpath(python)
-        where = f" (it is {real})" if real != python else ""
-        raise RuntimeError(
-            f"the interpreter {python}{where} is not a Python >= 3.11 that {who} can execute "
-            "(the sandbox kit needs 3.11; every directory above it must be searchable by others)"
-        )
+    """``python`` (a job's own interpreter, :attr:`SandboxJob.python`) once its installation
+    says it is a CPython >= 3.11 that the job's uid can execute; else ``RuntimeError`` saying
+    why. Read from the filesystem (:func:`synth.sandbox.interpreter.inspect_python`): it
+    comes with an audited library and never runs on the host."""
+    from synth.sandbox.interpreter import inspect_python, unusable
+
+    try:
+        problem = unusable(inspect_python(python), private)
+    except ValueError as exc:
+        problem = f"the interpreter {exc}"
+    if problem:
+        raise RuntimeError(problem)
     return python
+
+
+def job_stdlib(python: str) -> tuple[str, ...]:
+    """The standard library entries of a job's own interpreter's ``sys.path`` (as
+    :func:`interpreter_path` for the backend's own), read from its installation, not asked."""
+    from synth.sandbox.interpreter import inspect_python
+
+    try:
+        return inspect_python(python).stdlib
+    except ValueError as exc:
+        raise RuntimeError(f"the interpreter {exc}") from exc
 
 
 def unreadable(path: str, private: bool) -> str:
@@ -541,6 +552,8 @@ class ProcessBackend:
             private = run.ident.private
             python = (job_interpreter(job.python, private) if job.python
                       else find_interpreter(private))
+            stdlib = (job_stdlib(python) if job.python
+                      else interpreter_path(python, private) if job.python_path else ())
             self._check_imports(job, private)
             staged = sum(len(t.encode("utf-8")) for t in job.files.values())
             run.workdir, run.mounted = make_workdir(run.ident, self._workdir_bytes(limits, staged))
@@ -563,7 +576,7 @@ class ProcessBackend:
             # kit imports; a folder the private /tmp hides is seen at its bind in the work dir
             seen = {src: dest for src, dest in run.binds}
             dirs = [seen.get(os.path.realpath(p), p) if run.binds else p for p in job.python_path]
-            search = (*interpreter_path(python, run.ident.private), *dirs)
+            search = (*stdlib, *dirs)
             run.env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(search))
         if job.python_path or job.python:
             # no cached bytecode of the library (or of the standard library it imports late):

@@ -6,11 +6,13 @@ expose the directories read-only, after the work dir and the standard library; d
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import require_backend
@@ -126,3 +128,105 @@ def test_job_fields_are_validated_and_docker_refuses():
 
     with pytest.raises(ValueError, match="docker"):
         LibraryBackend(Docker(), library_python(None, []))  # type: ignore[arg-type]
+
+
+# -- the interpreter is read from the filesystem, never run on the host (issue 22, part 4) ----
+
+
+@pytest.fixture
+def venvs() -> Iterator[Path]:
+    """``v``: a venv of symlinks with the system's site-packages; ``c``: one of copies."""
+    import subprocess
+
+    folder = _world_readable_dir("synth-venvs-")
+    for name, flags in (("v", ["--system-site-packages"]), ("c", ["--copies"])):
+        subprocess.run(["/usr/bin/python3", "-m", "venv", "--without-pip", *flags,
+                        str(folder / name)], check=True, capture_output=True, timeout=120)
+    for path in folder.rglob("*"):
+        if not path.is_symlink():
+            path.chmod(path.stat().st_mode | stat.S_IROTH | (stat.S_IXOTH if path.is_dir() else 0))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_inspection_agrees_with_what_the_interpreter_says(venvs: Path):
+    """The standard library, version and site-packages read from the filesystem are what the
+    (trusted, system) interpreter itself reports when asked, for an installation and for both
+    kinds of venv."""
+    import json
+    import subprocess
+
+    from synth.sandbox.interpreter import inspect_python
+    from synth.sandbox.process import interpreter_path
+
+    ask = ("import json, sys; print(json.dumps([list(sys.version_info[:2]), [p for p in "
+           "sys.path if p.endswith(('site-packages', 'dist-packages'))]]))")
+    for python in ("/usr/bin/python3", str(venvs / "v" / "bin" / "python"),
+                   str(venvs / "c" / "bin" / "python")):
+        inst = inspect_python(python)
+        assert inst.stdlib == interpreter_path(os.path.realpath(python)), python  # under -s -S
+        version, site = json.loads(subprocess.run(  # with site: what it imports from
+            [python, "-s", "-c", ask], capture_output=True, text=True, check=True).stdout)
+        assert list(inst.version) == version
+        assert list(inst.site) == site, python
+        assert bool(inst.venv) == (python != "/usr/bin/python3")
+
+
+@pytest.mark.parametrize("name", ["process", "bwrap"])
+def test_neither_resolution_nor_the_backends_run_the_interpreter_on_the_host(
+        name: str, venvs: Path, monkeypatch: pytest.MonkeyPatch):
+    """Every host-side probe is recorded: none runs the job's interpreter (``ldd`` may read
+    it), while the job itself runs it in the sandbox."""
+    import subprocess
+
+    import synth.sandbox.bwrap as bwrap
+    import synth.sandbox.process as process
+
+    backend = require_backend(name)
+    python = str(venvs / "v" / "bin" / "python")
+    ran: list[str] = []
+    real_run = subprocess.run
+
+    def recording(argv: Any, *args: Any, **kwargs: Any) -> Any:
+        ran.append(os.path.realpath(argv[0]) if isinstance(argv, list) else str(argv))
+        return real_run(argv, *args, **kwargs)
+
+    monkeypatch.setattr(process.subprocess, "run", recording)
+    bwrap.python_binds.cache_clear()
+    lib = library_python(python)
+    res = LibraryBackend(backend, lib).run(
+        SandboxJob(files={"p.py": "import sys; print(sys.version_info[:2])"}, argv=["p.py"]),
+        Limits(wall_s=30))
+    assert res.outcome is Outcome.PASSED, res.stderr + res.detail
+    assert res.stdout.strip() == "(3, 11)"
+    assert os.path.realpath(python) not in ran and python not in ran
+
+
+def test_unusable_interpreters_say_why(venvs: Path, tmp_path: Path):
+    from synth.sandbox.interpreter import inspect_python
+
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    (tmp_path / "script").write_text("#!/bin/sh\necho hi\n", encoding="utf-8")
+    (tmp_path / "data").write_bytes(b"\x00" * 64)
+    (tmp_path / "bin").mkdir()
+    shutil.copy2("/bin/true", tmp_path / "bin" / "python3.8")
+    cfg = venvs / "v" / "pyvenv.cfg"
+    cfg.write_text(cfg.read_text(encoding="utf-8").replace("version = 3.11", "version = 3.10"),
+                   encoding="utf-8")
+    cases = {
+        tmp_path / "loop": "is a symlink loop",
+        tmp_path / "dangling": "does not exist (a symlink to a missing file)",
+        tmp_path / "missing": "does not exist",
+        tmp_path: "is a folder",
+        Path("/dev/null"): "is not a regular file",
+        tmp_path / "script": "is a script (#!/bin/sh)",
+        tmp_path / "data": "no ELF header",
+        tmp_path / "bin" / "python3.8": "no standard library (lib/python3.8/os.py)",
+        venvs / "v" / "bin" / "python": "was made by Python 3.10: recreate the venv",
+    }
+    for python, said in cases.items():
+        with pytest.raises(ValueError, match=re.escape(said)):
+            inspect_python(str(python))
+        with pytest.raises(ValueError, match=re.escape(f"--python {python}: ")):
+            library_python(str(python))
