@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import typer
 from conftest import CORPUS
+from helpers import ALL_BACKENDS, require_backend
 from typer.testing import CliRunner
 
 from synth.commands.check import check_command
@@ -147,3 +148,12 @@ def test_check_json_writes_the_report(name: str, tmp_path: Path):
                              env={"COLUMNS": "250"})
     assert res.exit_code == 1 and "UnicodeEncodeError" not in res.output
     assert "\\ud800" in res.output or "\\udfff" in res.output
+
+
+@pytest.mark.parametrize("backend", ALL_BACKENDS)
+def test_the_finding_is_the_same_on_every_backend(backend: str):
+    report = run_checks(variant("prompt, some cases only"), backend=require_backend(backend))
+    decisive = report.decisive
+    assert decisive is not None and decisive.name == "prompt"
+    assert decisive.finding == "unencodable_text" and "U+DC80" in decisive.reason
+    written(report)

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import ALL_BACKENDS, require_backend
 
 from synth.gate import MULTI_TURN_CHECK_NAMES, CheckConfig, CheckStatus, run_checks, run_checks_file
 from synth.sandbox import get_backend
@@ -75,9 +76,11 @@ def test_a_candidate_past_the_total_is_a_finding_and_the_host_stays_small(name: 
     assert elapsed < 120
 
 
-def test_a_smaller_total_stops_it_sooner(backend):
+@pytest.mark.parametrize("backend_name", ALL_BACKENDS)
+def test_a_smaller_total_stops_it_sooner(backend_name: str):
     cfg = CheckConfig(reply_budget_mb=8)
-    report = run_checks_file(HOST / "huge_observations.py", backend=backend, config=cfg)
+    report = run_checks_file(HOST / "huge_observations.py", backend=require_backend(backend_name),
+                             config=cfg)
     over = report.get("reference_policy")
     assert over is not None and over.finding == "reply_budget"
     assert "8.0 MB of replies" in over.reason

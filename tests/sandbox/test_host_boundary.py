@@ -13,7 +13,7 @@ import threading
 import tracemalloc
 
 import pytest
-from helpers import TOY_SUM
+from helpers import ALL_BACKENDS, TOY_SUM, require_backend
 
 from synth.sandbox.base import Outcome
 from synth.sandbox.methods import (
@@ -253,3 +253,18 @@ def test_a_candidate_past_its_budget_is_refused_with_the_call_and_the_totals():
     refused = other.start()
     assert refused.kind == OVER_BUDGET and other.started == 0  # nothing was even started
     assert other.call("prompt", {"case_text": long}).kind == OVER_BUDGET
+
+
+@pytest.mark.parametrize("backend", ALL_BACKENDS)
+def test_the_boundary_holds_on_every_backend(backend: str):
+    runner = require_backend(backend)
+    budget = ReplyBudget(250_000)
+    with MethodServer(ECHO, backend=runner, budget=budget) as s:
+        refused = s.call("prompt", {"case_text": case(say="x\ud800")})
+        assert refused.kind == UNENCODABLE and "U+D800" in refused.error
+        raised = s.call("prompt", {"case_text": case(say="x", boom="\udfff")})
+        assert raised.kind == "error" and ESCAPED_NOTE in raised.error
+        encodes(raised.error, raised.traceback)
+        replies = [s.call("prompt", {"case_text": case(say="y" * 60_000)}) for _ in range(6)]
+        assert replies[0].ok and replies[-1].kind == OVER_BUDGET
+        assert replies[-1].extra["method"] == "prompt"
