@@ -1,0 +1,102 @@
+"""Sleeper bootcamps (issue 22, part 6): the verdict in production must be the one the gate gave.
+
+Each ``sleepers/corpus/*.py`` program is a plausible bootcamp that behaves when it is judged and
+lies when it is used (``# sleeper:`` seed, call_count, response_shape or environment; the module
+docstring says the trick). For each program and backend the harness (``sleepers/harness.py``)
+runs the gate and, when the gate accepts, production on wrong answers: ``synth export`` rows
+scored by the RL reward and by a warm pool, the acceptance filter with a solver that is always
+wrong, and rollouts of multi-turn programs. The test asserts that the gate rejects the program,
+or that no wrong answer scores 1.0 on any production path (a path may instead report the
+bootcamp quarantined), and that no process started by the measurement outlives it.
+
+process and bwrap run every program; docker runs :data:`DOCKER` (every class, both multi-turn
+programs), for time: the file takes about 4 minutes on an idle 2-core machine (a measurement
+takes 3-10 s, one the gate rejects under a second). The table of every measurement on every
+backend: ``.venv/bin/python -m bench.sleepers``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+from helpers import require_backend
+from sleepers.harness import CLASSES, Program, measure, programs
+
+PROGRAMS = programs()
+#: the programs measured on every backend: those whose production verdict holds today (the gate
+#: rejects them: single-turn bootcamps may not override extract_output); the others still
+#: escape (issue 22) and join when they no longer do
+MEASURED = [p for p in PROGRAMS
+            if p.name in {"shape_first_block", "shape_long_reasoning", "shape_prose_first"}]
+#: the programs measured on docker too (each class, both multi-turn programs; the three the
+#: gate rejects cost half a second each)
+DOCKER = frozenset({
+    "seed_case_checksum", "count_multiturn_steps", "shape_first_block", "shape_long_reasoning",
+    "shape_prose_first", "shape_sentence_answer", "env_hashseed_cases", "env_multiturn_hashseed",
+})
+#: one measurement (gate, export, reward, pool, filter, rollouts) stays under this
+MEASURE_MAX_S = 120.0
+pytestmark = pytest.mark.timeout(300)
+
+
+def _cases() -> list[object]:
+    cases: list[object] = []
+    for backend in ("process", "bwrap", "docker"):
+        for p in MEASURED:
+            if backend == "docker" and p.name not in DOCKER:
+                continue
+            marks = [pytest.mark.docker] if backend == "docker" else []
+            cases.append(pytest.param(p, backend, id=f"{p.name}-{backend}", marks=marks))
+    return cases
+
+
+def descendants() -> set[int]:
+    """Live processes below this test process (zombies excluded)."""
+    parents: dict[int, int] = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", encoding="utf-8") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[0] != "Z":
+            parents[int(name)] = int(fields[1])
+    mine, grown = {os.getpid()}, True
+    while grown:
+        grown = False
+        for pid, parent in parents.items():
+            if parent in mine and pid not in mine:
+                mine.add(pid)
+                grown = True
+    return mine - {os.getpid()}
+
+
+def test_corpus_has_three_programs_of_every_class() -> None:
+    per_class = {c: [p.name for p in PROGRAMS if p.sleeper == c] for c in CLASSES}
+    assert all(len(names) >= 3 for names in per_class.values()), per_class
+    assert sum(p.multi_turn for p in PROGRAMS) >= 2, "multi-turn sleepers are missing"
+    assert {p.sleeper for p in PROGRAMS if p.name in DOCKER} == set(CLASSES)
+    for p in PROGRAMS:
+        assert p.trick.startswith("SLEEPER ("), f"{p.name}: the docstring does not say the trick"
+
+
+@pytest.mark.parametrize(("program", "backend_name"), _cases())
+def test_production_agrees_with_the_gate(program: Program, backend_name: str) -> None:
+    backend = require_backend(backend_name)
+    before = descendants()
+    start = time.monotonic()
+    m = measure(program, backend)
+    elapsed = time.monotonic() - start
+    deadline = time.monotonic() + (10.0 if backend_name == "docker" else 3.0)
+    while descendants() - before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = sorted(descendants() - before)
+    shown = m.summary()
+    assert m.ok, (f"a wrong answer scored 1.0 in production after the gate accepted "
+                  f"{program.name} ({program.sleeper}: {program.trick[:300]})\n{shown}")
+    assert left == [], f"processes outlived the measurement: {left}\n{shown}"
+    assert elapsed <= MEASURE_MAX_S, f"the measurement took {elapsed:.0f}s\n{shown}"
