@@ -5,6 +5,7 @@ Untrusted code -- a candidate bootcamp, a reference program -- runs only in the 
 This package asks the questions and decides: :func:`run_checks` is the gate.
 """
 
+from synth.gate.key import Voter
 from synth.gate.report import (
     ARTIFACT_CAP,
     CHECK_NAMES,
@@ -26,6 +27,7 @@ __all__ = [
     "CheckReport",
     "CheckResult",
     "CheckStatus",
+    "Voter",
     "detect_mode",
     "run_checks",
     "run_checks_file",

@@ -25,10 +25,9 @@ from synth.gate.probes import (
     near,
     semantic_mutants,
 )
+from synth.gate.programs import run_program
 from synth.gate.suite import Suite, failure_result, mean, norm, result
-from synth.sandbox.base import Limits, Outcome, SandboxJob
-from synth.sandbox.kit import KIT_NAME
-from synth.sandbox.methods import KIT_SOURCE, code_unit
+from synth.sandbox.base import Outcome
 
 __all__ = ["CHECKS", "run_reference"]
 
@@ -226,31 +225,10 @@ def run_reference(s: Suite, stdins: list[str]) -> list[dict[str, Any]] | str:
     """The reference program's outputs on ``stdins``, from a sandbox job of its own (validated
     here), or why it could not be run."""
     assert s.reference is not None
-    cfg = s.cfg
-    per = cfg.oracle_timeout_s
-    rounds = -(-len(stdins) // 4)
-    limits = Limits(wall_s=min(3600.0, per * rounds + 20), cpu_s=min(3600.0, per * len(stdins) + 20),
-                    memory_mb=cfg.limits.memory_mb, pids=32, file_size_mb=4,
-                    max_output_bytes=8_000_000)
-    job = SandboxJob(
-        files={KIT_NAME: KIT_SOURCE, "reference.py": s.reference},
-        argv=[KIT_NAME, "run-many", "reference.py"],
-        stdin=json.dumps({"inputs": stdins, "timeout": per, "max_output": 1_000_000}),
-        unit=code_unit(s.reference, "reference"),
-    )
-    run = s.backend.run(job, limits)
-    if run.outcome is not Outcome.PASSED:
-        return f"the reference program's sandbox run ended: {run.outcome.value} {run.detail}"
-    try:
-        outs = json.loads(run.stdout.strip().splitlines()[-1])
-    except (ValueError, IndexError):
-        return "the reference program's sandbox run wrote no report"
-    if type(outs) is not list or len(outs) != len(stdins) or not all(
-        type(o) is dict and type(o.get("stdout")) is str and type(o.get("stderr")) is str
-        and (o.get("code") is None or type(o.get("code")) is int) for o in outs
-    ):
-        return "the reference program's sandbox run wrote a malformed report"
-    return outs
+    runs = run_program(s.backend, s.reference, stdins, timeout_s=s.cfg.oracle_timeout_s,
+                       memory_mb=s.cfg.limits.memory_mb, role="reference",
+                       filename="reference.py")
+    return runs.outputs if runs.outputs is not None else runs.why("the reference program")
 
 
 def _evenly(s: Suite, total: int) -> list[tuple[int, int]]:

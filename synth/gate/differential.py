@@ -25,8 +25,10 @@ rather than silently missed.
 Where the task has a reference program it is a third voter on ``reference_disagrees``: on those
 cases it runs on ``render_stdin(case)``; when its output agrees with the bootcamp's reference
 answer the case is the checker's mistake (``checker_outvoted``) and does not count against the
-bootcamp. A checker that rejects its own ``solve()`` answer or raises is reported as the
-checker's problem (``checker_broken``), never blamed on the bootcamp.
+bootcamp -- unless the bootcamp is compiled and the reference program is its own embedded
+key (a program cannot vote for itself: :mod:`synth.gate.key`). A checker that rejects its own
+``solve()`` answer or raises is reported as the checker's problem (``checker_broken``), never
+blamed on the bootcamp.
 
 An InternBootcamp-style class (audited by ``synth audit --checkers``) has no reference answer
 and no ``wrap_answer``: its pool is built from the checker's ``solve()`` and ``probes()``
@@ -43,9 +45,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from synth import compiled
 from synth.gate.calls import Checker, Failure, ask_many
 from synth.gate.probes import CASE_TAGS, prompt_examples, semantic_mutants
 from synth.gate.suite import Suite, norm, result
+from synth.solutions import same_solution
 
 __all__ = ["FINDING_KINDS", "TRIVIAL_ANSWERS", "check_differential", "threshold"]
 
@@ -379,8 +383,14 @@ def _evidence(st: Stream, found: dict[str, list[Item]],
 
 
 def _third_voter(s: Suite, st: Stream, disputed: list[Item]) -> set[int]:
-    """Cases where the reference program sides with the bootcamp's reference answer."""
+    """Cases where the reference program sides with the bootcamp's reference answer. A
+    compiled bootcamp's reference answer IS its embedded program's output: that program (or a
+    copy of it) siding with itself is no vote (a wrong embedded program would always outvote
+    the checker)."""
     if s.reference is None or not disputed or "render_stdin" not in set(s.info.get("defines") or []):
+        return set()
+    key = compiled.embedded_program(s.source)
+    if key is not None and same_solution(key, s.reference):
         return set()
     from synth.gate.answers import run_reference
 

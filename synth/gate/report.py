@@ -45,7 +45,7 @@ __all__ = [
 CHECK_NAMES: tuple[str, ...] = (
     "static", "load", "construct", "generate", "determinism", "diversity", "prompt",
     "self_consistency", "purity", "mutation", "garbage", "answer_probes", "case_fields",
-    "differential", "oracle", "inputs", "levels", "timing", "consistency", "contract",
+    "differential", "oracle", "inputs", "key", "levels", "timing", "consistency", "contract",
 )
 #: The checks of a multi-turn bootcamp (``MultiTurnBootcamp``: reset/step episodes), in the
 #: order they run (:mod:`synth.gate.episodes`); the single-turn answer checks do not apply.
@@ -66,6 +66,8 @@ FINDINGS: tuple[str, ...] = (
     # inputs the statement allows (synth.gate.inputs, synth.gate.validator)
     "input_violates_statement", "validator_rejects_input", "validator_broken",
     "prompt_hides_input", "no_solution_where_guaranteed", "check_output_lenient",
+    # the answer key against the task's other solutions and a judge's solver (synth.gate.key)
+    "key_disagrees", "key_unverified",
     # the audit of InternBootcamp-style classes
     "accepts_unknown_parameter", "tuples_in_case", "swallowed_exception", "global_random",
     "missing_dependency", "roundtrip_changes_verdict",
@@ -188,6 +190,10 @@ class CheckConfig(BaseModel):
     disagreement_min_cases: int = Field(default=2, ge=1, le=1000)
     disagreement_rate: float = Field(default=0.01, ge=0, le=1)
     oracle_timeout_s: float = Field(default=5.0, gt=0, le=120)
+    #: generated inputs on which the task's other solutions and a judge's solver run against
+    #: the answer key (synth.gate.key), and the seconds each such program may take in all
+    key_cases: int = Field(default=100, ge=1, le=2000)
+    key_budget_s: float = Field(default=12.0, gt=0, le=600)
     prompt_max_chars: int = Field(default=20_000, ge=100)
     check_budget_s: float = Field(default=5.0, gt=0, le=600)  # bootcamp time per check
     gen_mean_s: float = Field(default=0.25, gt=0, le=60)  # mean generation time per case
@@ -236,6 +242,21 @@ class CheckReport(BaseModel):
 
     def get(self, name: str) -> CheckResult | None:
         return next((c for c in self.checks if c.name == name), None)
+
+    @property
+    def key_verified_by(self) -> str | None:
+        """How the answer key was verified, in words (the key check's ``verified_by``: e.g. "3
+        solutions agree on 100 generated inputs", "unverified: one solution, no second
+        voter"); None when the key check did not say (not run)."""
+        key = self.get("key")
+        return key.artifacts.get("verified_by") if key is not None else None
+
+    @property
+    def key_verified(self) -> bool:
+        """True when the key check passed with a second voter (see :attr:`key_verified_by`)."""
+        key = self.get("key")
+        return key is not None and key.status is CheckStatus.PASSED and \
+            bool(key.artifacts.get("verified_by"))
 
     @property
     def failing(self) -> list[CheckResult]:

@@ -21,12 +21,14 @@ from __future__ import annotations
 import ast
 import hashlib
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
 from synth import compiled, pyast
 from synth.gate import engines
 from synth.gate.episodes import EpisodeSuite, declares_multi_turn
+from synth.gate.key import Voter
 from synth.gate.report import CHECK_NAMES, CheckConfig, CheckReport, CheckResult, CheckStatus
 from synth.gate.suite import NO_REFERENCE, Suite
 from synth.sandbox import get_backend
@@ -95,6 +97,7 @@ def run_checks(
     example_inputs: list[str] | None = None,
     task_text: str | None = None,
     validator: str | None = None,
+    voters: Sequence[Voter] = (),
 ) -> CheckReport:
     """Run the whole gate on one candidate module's source. Never raises for candidate
     behaviour; an unavailable backend raises ``SandboxUnavailableError`` (from get_backend).
@@ -106,7 +109,11 @@ def run_checks(
     the source of an input validator (``validate(stdin) -> None | str``). A compiled module
     (:mod:`synth.compiled`) brings its own program and text: when ``reference`` or
     ``task_text`` is not given, the embedded one is used, so ``synth check FILE`` runs the
-    checks the workflow runs."""
+    checks the workflow runs.
+
+    ``voters``: other programs that vote on the answer key in the key check (the task's other
+    solutions, a judge's solver: :mod:`synth.gate.key`); ``reference``, when it is not the
+    module's own key, votes too."""
     cfg = engines.budgets(config or CheckConfig(), source)  # engine time, where declared
     reference, task_text = _embedded(source, reference, task_text)
     start = time.perf_counter()
@@ -139,6 +146,7 @@ def run_checks(
         suite = kind(cfg, source, mode=mode, relative=relative, reference=reference,
                      backend=runner, checker=checker, example_inputs=example_inputs,
                      task_text=task_text, validator=validator)
+        suite.voters = tuple(voters)
         done = suite.run()
         sandbox_s = time.perf_counter() - t0
         checks += [CheckResult(name=n, **done[n]) for n in suite.names if n != "static"]
@@ -174,12 +182,13 @@ def _embedded(source: str, reference: str | None,
 def run_checks_file(path: Path, *, reference: Path | None = None, backend: str | Backend = "auto",
                     config: CheckConfig | None = None, checker: Path | None = None,
                     task_text: str | None = None, validator: Path | None = None,
-                    example_inputs: list[str] | None = None) -> CheckReport:
+                    example_inputs: list[str] | None = None,
+                    voters: Sequence[Voter] = ()) -> CheckReport:
     """:func:`run_checks` on a file (and optional reference program, checker and validator
-    files, and the task's text and example inputs)."""
+    files, the task's text and example inputs, and the key's other voters)."""
     ref = reference.read_text(encoding="utf-8") if reference is not None else None
     chk = checker.read_text(encoding="utf-8") if checker is not None else None
     val = validator.read_text(encoding="utf-8") if validator is not None else None
     return run_checks(path.read_text(encoding="utf-8"), reference=ref, backend=backend,
                       config=config, name=path.name, checker=chk, task_text=task_text,
-                      validator=val, example_inputs=example_inputs)
+                      validator=val, example_inputs=example_inputs, voters=voters)

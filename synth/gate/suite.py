@@ -91,6 +91,9 @@ class Suite:
 
     #: The checks of the report, in order (a multi-turn bootcamp's suite has its own).
     names: tuple[str, ...] = CHECK_NAMES
+    #: other programs that vote on the answer key (the task's other solutions, a judge's
+    #: solver: :class:`synth.gate.key.Voter`), set by ``run_checks``
+    voters: tuple[Any, ...] = ()
 
     def __init__(self, cfg: Any, source: str, *, mode: str, relative: bool,
                  reference: str | None, backend: Backend, checker: str | None = None,
@@ -164,12 +167,13 @@ class Suite:
 
     # -- orchestration ----------------------------------------------------------------------
     def run(self) -> dict[str, dict[str, Any]]:
-        from synth.gate import answers, inputs, intern, intern_probes
+        from synth.gate import answers, inputs, intern, intern_probes, key
 
         checks: dict[str, Any] = {n: getattr(Suite, "check_" + n) for n in CHECK_ORDER
                                   if hasattr(Suite, "check_" + n)}
         checks.update(answers.CHECKS)
         checks.update(inputs.CHECKS)
+        checks.update(key.CHECKS)
         checks.update(intern_probes.CHECKS)
         out: dict[str, dict[str, Any]] = {}
         try:

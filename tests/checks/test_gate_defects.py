@@ -95,9 +95,10 @@ def test_clean_bootcamps_pass_every_check(name, process_backend):
     assert report.passed, report.feedback()
     # no independent checker is given here (tests/defects/subtle has the differential corpus);
     # the answer probes without a reference answer are for InternBootcamp-style classes only
-    # and no task text: the inputs check has no statement to read (tests/defects/inputs has)
+    # and no task text: the inputs check has no statement to read (tests/defects/inputs has);
+    # without a reference program nothing but reference_answer speaks for the answer key
     expected_skips = {"differential", "case_fields", "answer_probes", "inputs"} | (
-        set() if name == "clean_sum_oracle.py" else {"oracle"})
+        set() if name == "clean_sum_oracle.py" else {"oracle", "key"})
     assert {n for n, s in statuses.items() if s is CheckStatus.SKIPPED} == expected_skips
     assert report.feedback() == "All hard checks passed."
     # The report survives JSON and rejects unknown fields (it is read back from run folders).
