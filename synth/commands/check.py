@@ -5,6 +5,13 @@ audited library are reported, never rejecting), 1 when a finding rejects it, 3 w
 be judged (a third-party module it needs is missing: the message names it), 2 for a usage or
 infrastructure error (no sandbox, sandbox_error, bad path). For a folder: 2 if any module hit
 an infrastructure error, else 1 if any is rejected, else 3 if any cannot be judged, else 0.
+
+The answer key: the report's last line says how it was verified (the key check,
+:mod:`synth.gate.key`): by the other ``--reference`` programs, the ``--solver`` program, the
+other solutions of ``--task``, or the independent ``--checker``; or "unverified: ..." when
+nothing but the key itself speaks for it. An unverified key is said, never silently passed; it
+does not change the exit status (the workflow refuses to commit such a bootcamp, see
+``synth run --allow-unverified-key``).
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 if TYPE_CHECKING:  # the gate and the sandbox are imported when a check runs, not for --help
-    from synth.gate import CheckReport
+    from synth.gate import CheckReport, Voter
     from synth.tasks import TaskDescription
 
 out = Console(highlight=False)
@@ -55,11 +62,13 @@ EXIT = {"accepted": 0, "rejected": 1, "infrastructure_error": 2, "cannot_judge":
 def check_command(
     path: Annotated[Path, typer.Argument(help="A bootcamp module (.py), or a folder to audit.")],
     reference: Annotated[
-        Path | None,
+        list[Path] | None,
         typer.Option(
             "--reference",
             help="Reference program for the oracle check (for a folder: a folder of programs "
-            "named like the modules; default DIR/reference/ when it exists).",
+            "named like the modules; default DIR/reference/ when it exists). Repeat it to give "
+            "other solutions of the task: each one that is not the answer key's own program "
+            "votes on the key (the key check).",
         ),
     ] = None,
     sandbox: Annotated[
@@ -92,29 +101,44 @@ def check_command(
             "compiled module embeds its own).",
         ),
     ] = None,
+    solver: Annotated[
+        Path | None,
+        typer.Option(
+            "--solver",
+            help="A solver program (reads the problem's standard input, prints the answer) "
+            "written independently of the bootcamp, e.g. by a judge model from the statement: "
+            "it votes on the answer key in the key check.",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the CheckReport(s) as JSON.")] = False,
 ) -> None:
     """Run the check suite in the sandbox and print the verdict."""
     from synth.gate import run_checks_file
     from synth.sandbox import BACKEND_NAMES, SandboxUnavailableError
+    from synth.sources.base import SourceUnavailableError
 
     if sandbox not in BACKEND_NAMES:
         raise _usage(f"--sandbox must be one of {', '.join(BACKEND_NAMES)}, not {sandbox!r}")
     if not path.exists():
         raise _usage(f"{path} does not exist")
-    if reference is not None and not reference.exists():
-        raise _usage(f"reference {reference} does not exist")
+    references = list(reference or [])
+    for ref in references:
+        if not ref.exists():
+            raise _usage(f"reference {ref} does not exist")
+    if path.is_dir() and len(references) > 1:
+        raise _usage("--reference is given once for a folder (a folder of programs)")
     if checker is not None and not checker.is_file():
         raise _usage(f"checker {checker} is not a file")
     if checker is not None and path.is_dir():
         raise _usage("--checker applies to one module, not a folder")
-    for flag, given in (("--validator", validator), ("--task", task)):
+    for flag, given in (("--validator", validator), ("--task", task), ("--solver", solver)):
         if given is not None and not given.is_file():
             raise _usage(f"{flag} {given} is not a file")
         if given is not None and path.is_dir():
             raise _usage(f"{flag} applies to one module, not a folder")
     task_text: str | None = None
     examples: list[str] | None = None
+    described: TaskDescription | None = None
     if task is not None:
         from synth import compiled
 
@@ -126,14 +150,19 @@ def check_command(
         examples = [e.input for e in described.examples] or None
     try:
         if path.is_dir():
-            reports = _audit(path, reference, sandbox)
+            reports = _audit(path, references[0] if references else None, sandbox)
         else:
-            if reference is not None and reference.is_dir():
+            if any(ref.is_dir() for ref in references):
                 raise _usage("--reference must be a file when checking one module")
-            reports = [(path, run_checks_file(path, reference=reference, backend=sandbox,
+            voters = _voters(path, references, solver, described, sandbox)
+            reports = [(path, run_checks_file(path, reference=references[0] if references
+                                              else None, backend=sandbox,
                                               checker=checker, task_text=task_text,
-                                              validator=validator, example_inputs=examples))]
+                                              validator=validator, example_inputs=examples,
+                                              voters=voters))]
     except SandboxUnavailableError as exc:
+        raise _usage(f"{exc} (try --sandbox process)") from exc
+    except SourceUnavailableError as exc:  # the --task solutions could not be run
         raise _usage(f"{exc} (try --sandbox process)") from exc
     except (OSError, UnicodeDecodeError) as exc:
         raise _usage(f"cannot read the module: {exc}") from exc
@@ -213,6 +242,65 @@ def load_task_file(path: Path) -> TaskDescription:
                      "task_descriptions/README.md for the formats")
 
 
+def _voters(path: Path, references: list[Path], solver: Path | None,
+            task: TaskDescription | None, sandbox: str) -> list[Voter]:
+    """The programs that vote on the module's answer key besides the first ``--reference``: the
+    other ``--reference`` programs, ``--solver``, and the solutions of ``--task`` (each run on
+    the task's public tests in the sandbox first, unless the task file says it was; one that
+    fails them does not vote). What is left out is said on stderr."""
+    from synth import compiled
+    from synth.gate import Voter
+    from synth.gate.key import task_voters
+
+    voters = [Voter(ref.read_text(encoding="utf-8"), f"--reference {n} ({ref.name})")
+              for n, ref in enumerate(references[1:], 2)]
+    if solver is not None:
+        voters.append(Voter(solver.read_text(encoding="utf-8"), f"the solver {solver.name}",
+                            kind="solver"))
+    if task is not None:
+        module = path.read_text(encoding="utf-8")
+        key = compiled.embedded_program(module)
+        if key is None and references:
+            key = references[0].read_text(encoding="utf-8")
+        found, notes = task_voters(_verify_solutions(task, key, sandbox), key)
+        for note in notes:
+            err.print(Text(f"note: --task {task.id}: {note}", style="dim"))
+        voters += found
+    return voters
+
+
+#: unverified solutions of a --task file run on its public tests, at most
+MAX_VERIFIED = 8
+
+
+def _verify_solutions(task: TaskDescription, key: str | None, sandbox: str) -> TaskDescription:
+    """``task`` with its unverified Python 3 stdio solutions (at most :data:`MAX_VERIFIED`,
+    copies left out) marked verified where they reproduce every public test in the sandbox."""
+    from synth.solutions import same_solution
+    from synth.sources.verify import check_program, sandbox_runner
+
+    if not task.tests.public:
+        return task
+    runner = sandbox_runner(sandbox)
+    limit = task.metadata.time_limit_s or 2.0
+    timeout = min(10.0, max(2.0, 3 * limit))
+    refs = list(task.references)
+    tried: list[str] = [key] if key is not None else []
+    for n, ref in enumerate(refs):
+        if ref.verified or ref.language != "python3" or ref.interface != "stdio":
+            continue
+        if len(tried) > MAX_VERIFIED or any(same_solution(c, ref.code) for c in tried):
+            continue
+        tried.append(ref.code)
+        verdict = check_program(ref.code, task.tests.public, runner, timeout)
+        if verdict.ok:
+            refs[n] = ref.model_copy(update={"verified": True})
+        else:
+            err.print(Text(f"note: --task {task.id}: solution {n + 1} fails the public tests "
+                           f"({verdict.detail[:160]}): no vote", style="dim"))
+    return task.model_copy(update={"references": refs})
+
+
 def _usage(message: str) -> typer.Exit:
     err.print(Text("error: ", style="bold red") + Text(message))
     return typer.Exit(2)
@@ -285,6 +373,9 @@ def _print_report(path: Path, report: CheckReport) -> None:
         )
     out.print(table)
     out.print(Text("verdict: ", style="bold") + _decisive(report))
+    if report.key_verified_by:
+        style = "green" if report.key_verified else "bold cyan"
+        out.print(Text("answer key: ", style="bold") + Text(report.key_verified_by, style=style))
     for check in report.checks:
         if check.status in (CheckStatus.PASSED, CheckStatus.SKIPPED) or not check.artifacts:
             continue
