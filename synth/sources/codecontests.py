@@ -17,9 +17,15 @@ through ``datasets.load_dataset`` (``hub=True``), or, with neither, from the sam
 Selection follows the published recipe: Codeforces rating in ``[min_rating, max_rating]``
 (default [1000, 2000]; unrated problems have rating 0 and fall outside any band), no file-I/O
 problems, at least one Python 3 solution that reproduces the public tests when RUN in the
-sandbox (up to ``max_attempts`` solutions are tried; crashes and timeouts count as failures),
-no duplicate statements (the first occurrence wins). Every skip is a SourceError naming the
-file and record (or task) and the reason.
+sandbox (up to ``max_attempts`` distinct solutions are tried; crashes and timeouts count as
+failures), no duplicate statements (the first occurrence wins). Every skip is a SourceError
+naming the file and record (or task) and the reason.
+
+A task keeps up to ``max_references`` verified solutions, in the dataset's order, each a
+different program (not a copy of an earlier one up to names, layout and comments:
+:func:`synth.solutions.same_solution`). The first is the answer key compiled mode embeds; the
+others vote on it, on generated inputs, in the gate's key check (:mod:`synth.gate.key`): a
+solution right only on the file's own tests is caught there, not here.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from synth.solutions import fingerprint, same_solution
 from synth.sources.base import (
     Item,
     SourceUnavailableError,
@@ -223,7 +230,11 @@ class CodeContestsOptions(BaseModel):
     min_rating: int | None = Field(default=1000, description="lowest cf_rating kept (None: no bound)")
     max_rating: int | None = Field(default=2000, description="highest cf_rating kept (None: no bound)")
     verify: bool = Field(default=True, description="run Python 3 solutions on the public tests")
-    max_attempts: int = Field(default=3, ge=1, le=20, description="Python 3 solutions tried per task")
+    max_attempts: int = Field(default=5, ge=1, le=20, description="distinct Python 3 solutions "
+                              "tried per task")
+    max_references: int = Field(default=3, ge=1, le=10, description="verified Python 3 solutions "
+                                "kept per task (the first is the answer key, the others vote on "
+                                "it in the gate's key check)")
     timeout_s: float | None = Field(default=None, gt=0, le=120, description="per test run (default: "
                                     "3x the time limit, within [2, 10] s)")
     backend: str = Field(default="auto", description="sandbox backend for verification")
@@ -500,7 +511,7 @@ class CodeContestsSource:
             task = self._task(opts, rec, file, number)
         except ValidationError as exc:
             return skip(*first_validation_error(exc))
-        return _Candidate(task=task, solutions=py3[: opts.max_attempts], file=file,
+        return _Candidate(task=task, solutions=_distinct(py3, opts.max_attempts), file=file,
                           number=number, time_limit_s=_time_limit_s(rec))
 
     def _task(self, opts: CodeContestsOptions, rec: CodeContestsRecord, file: str,
@@ -558,20 +569,42 @@ class CodeContestsSource:
         if timeout is None:
             timeout = min(10.0, max(2.0, 3 * (cand.time_limit_s or 2.0)))
         failures = []
+        kept: list[ReferenceProgram] = []
         for code in cand.solutions:
             verdict = check_program(code, task.tests.public, runner, timeout)
             if verdict.ok:
-                ref = ReferenceProgram(language="python3", code=code, verified=True)
-                return task.model_copy(update={"references": [ref]}).with_content_hash()
+                if any(same_solution(k.code, code) for k in kept):
+                    continue  # the same program with small edits: it could not vote
+                kept.append(ReferenceProgram(language="python3", code=code, verified=True))
+                if len(kept) >= opts.max_references:
+                    break
+                continue
             failures.append(verdict)
             if verdict.failure is SkipReason.SANDBOX_ERROR:
                 break
+        if kept:  # (a sandbox error on a later one costs only its vote)
+            return task.model_copy(update={"references": kept}).with_content_hash()
         reason = failures[0].failure or SkipReason.REFERENCE_WRONG_OUTPUT
         if any(f.failure is SkipReason.SANDBOX_ERROR for f in failures):
             reason = SkipReason.SANDBOX_ERROR
         detail = "; ".join(f"#{i}: {f.detail}" for i, f in enumerate(failures, start=1))
         return skip(reason, f"none of {len(failures)} Python 3 solution(s) reproduced the "
                     f"public tests: {detail}")
+
+
+def _distinct(solutions: list[str], limit: int) -> list[str]:
+    """The first ``limit`` solutions that are not copies of an earlier one up to names, layout
+    and comments (the same :func:`synth.solutions.fingerprint`). Near-copies (a token changed)
+    are tried: ``min`` for ``max`` is another program; they are left out only once verified."""
+    kept: list[str] = []
+    seen: set[str] = set()
+    for code in solutions:
+        if len(kept) >= limit:
+            break
+        if fingerprint(code) not in seen:
+            seen.add(fingerprint(code))
+            kept.append(code)
+    return kept
 
 
 #: parquet columns not read: ``incorrect_solutions`` is large and unused here.
