@@ -138,6 +138,19 @@ class BootcampRecord(BaseModel):
     validator_path: str | None = Field(
         default=None, description="path of that validator, relative to the library folder"
     )
+    key_verified_by: str | None = Field(
+        default=None, description="how the answer key was verified on generated inputs (the "
+        "gate's key check): e.g. '3 solutions agree on 100 generated inputs', 'the judge's "
+        "solver agrees with the reference program on 100 generated inputs', or 'unverified: "
+        "...' (a compiled bootcamp is committed unverified only under --allow-unverified-key)"
+    )
+    key_solver_sha256: str | None = Field(
+        default=None, description="sha256 of the solver program the judge role wrote from the "
+        "statement that voted on the answer key (when the task had no second solution)"
+    )
+    key_solver_path: str | None = Field(
+        default=None, description="path of that solver, relative to the library folder"
+    )
     mode: Literal["full", "compiled"] | None = Field(
         default=None, description="how it was synthesised: full (the model wrote the module) or "
         "compiled (the task's reference program is embedded; the model wrote the rest)"
@@ -165,7 +178,8 @@ class BootcampRecord(BaseModel):
             raise ValueError(f"source {v!r} must match {SOURCE_RE.pattern}")
         return v
 
-    @field_validator("module_path", "reference_program", "checker_path", "validator_path")
+    @field_validator("module_path", "reference_program", "checker_path", "validator_path",
+                     "key_solver_path")
     @classmethod
     def _check_relative(cls, v: str | None) -> str | None:
         if v is None:

@@ -84,7 +84,8 @@ OPERATIONAL_KEYS = frozenset({"concurrency", "llm_concurrency", "sandbox_slots",
                               "warm_prefix"})
 #: keys added after runs existed, left out of the hash at their defaults so that older runs resume
 LATER_DEFAULTS: dict[str, Any] = {"judge": None, "mode": "auto", "compact_exemplars": False,
-                                  "steer_rounds": 1}
+                                  "steer_rounds": 1, "allow_unverified_key": False,
+                                  "key_solver": "auto"}
 
 
 class RunConfig(BaseModel):
@@ -117,6 +118,13 @@ class RunConfig(BaseModel):
     mode: Literal["full", "compiled", "auto"] = "auto"
     #: extra revise rounds after a too_easy / too_hard filter verdict (0: reject at once)
     steer_rounds: int = Field(default=1, ge=0, le=10)
+    #: commit a compiled bootcamp whose answer key no second source verified (no other
+    #: solution of the task, no usable solver from the judge); the record then says so
+    allow_unverified_key: bool = False
+    #: when the judge role writes a solver that votes on a compiled task's answer key: auto,
+    #: when the task has no other independent solution; always, also when it has (several
+    #: solutions from one file can be written to agree; the judge's cannot)
+    key_solver: Literal["auto", "always"] = "auto"
     #: read each mode's stable prefix into the endpoint's prompt cache once before the tasks
     #: start (a local server with few cores: parallel first calls would each read it)
     warm_prefix: bool = False

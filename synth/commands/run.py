@@ -160,6 +160,8 @@ def run_command(
     compact_exemplars: Annotated[bool | None, typer.Option("--compact-exemplars/--full-exemplars", help="One short exemplar, docstrings and comments stripped, for small context windows (default: full exemplars).")] = None,
     mode: Annotated[str, typer.Option(help="full: the model writes the whole module; compiled: a task's reference program is embedded and the model writes the rest; auto: compiled where a verified reference program exists.")] = "auto",
     steer_rounds: Annotated[int, typer.Option(help="Difficulty-steering rounds after a too-easy or too-hard filter verdict (0: reject at once).")] = 1,
+    allow_unverified_key: Annotated[bool, typer.Option("--allow-unverified-key", help="Commit compiled bootcamps whose answer key (the task's reference program) no second source verified on generated inputs: no other solution of the task agrees with it and the judge gave no usable solver. The record says so. Default: such bootcamps are rejected (key_unverified).")] = False,
+    key_solver: Annotated[str, typer.Option(help="When the judge model writes a solver program that votes on a compiled task's answer key: auto (when the task has no other independent solution) or always (also when it has: solutions from one file can be written to agree).")] = "auto",
     order: Annotated[str | None, typer.Option(help="Which tasks --limit keeps: source (the first ones) or simplest (the shortest example inputs first). Default: source; simplest for the embedded model.")] = None,
     resume: Annotated[str | None, typer.Option(help="Continue the run with this id.")] = None,
     executor: Annotated[str, typer.Option(help="local: every task in this process; ray: each task's graph as a Ray task on a cluster (the ray extra; the run folder must be on storage every node sees).")] = "local",
@@ -223,7 +225,8 @@ def run_command(
             prices=price_table, concurrency=concurrency, llm_concurrency=llm_concurrency,
             budget_usd=budget, exemplars=exemplars if exemplars is not None else (1 if use_local else 2),
             compact_exemplars=bool(compact_exemplars), mode=mode, steer_rounds=steer_rounds,  # type: ignore[arg-type]
-            warm_prefix=use_local,
+            warm_prefix=use_local, allow_unverified_key=allow_unverified_key,
+            key_solver=key_solver,  # type: ignore[arg-type]
         )
     except (ValidationError, ValueError, OSError) as exc:
         raise fail(f"invalid option: {str(exc).splitlines()[0]}") from None

@@ -294,14 +294,17 @@ async def _draw(ctx: WorkflowContext, task: TaskDescription, cands: list[Candida
 
 
 async def judge(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command[Literal["check"]]:
-    """Write (or rewrite) the independent checker and the input validator
-    (:mod:`synth.workflow.input_validator`) when they are needed; then the check."""
+    """Write (or rewrite) the independent checker, the input validator
+    (:mod:`synth.workflow.input_validator`) and the answer key's solver
+    (:mod:`synth.workflow.answer_key`) when they are needed; then the check."""
+    from synth.workflow.answer_key import solver_step
     from synth.workflow.input_validator import validator_step
 
     done = await _checker_step(state, runtime)
     if not runtime.context.judge_checkers:
         return done
     more = await validator_step(state, runtime.context)
+    more.update(await solver_step(state, runtime.context))
     if not more:
         return done
     update = done.update if isinstance(done.update, dict) else {}

@@ -32,7 +32,7 @@ from synth.gate import CheckReport
 from synth.library import LibraryError, find_bootcamp_class
 from synth.runs import task_slug
 from synth.tasks import TaskDescription
-from synth.workflow import input_validator
+from synth.workflow import answer_key, input_validator
 from synth.workflow.coder import (
     apply_repairs,
     ask_and_repair,
@@ -139,6 +139,10 @@ def _key_failures(report: CheckReport) -> list[str]:
 async def _gate(ctx: WorkflowContext, task: TaskDescription, c: Candidate, with_checker: dict[str, Any]
                 ) -> CheckReport:
     ref = reference(task, c.get("mode") or "full")
+    with_checker = dict(with_checker)
+    voters = answer_key.voters(task, c, with_checker.pop("solver", None))
+    if voters:  # the answer key's other voters (the key check)
+        with_checker["voters"] = voters
     if ref is not None and task.examples:  # the oracle compares render_stdin's shape with them
         with_checker = {**with_checker, "example_inputs": [e.input for e in task.examples]}
     if task.examples:
@@ -223,11 +227,24 @@ async def check(
     validator = state.get("validator")
     if validator:
         with_checker["validator"] = validator["code"]
+    solver = state.get("key_solver")
+    if solver:
+        with_checker["solver"] = solver["code"]
     checked: list[Candidate] = []
+    task_update: dict[str, Any] = {}
     for c in state.get("candidates", []):
         c = Candidate(**c)
         if c.get("code") and not c.get("checked"):
+            if task_update and c.get("mode") == "compiled":
+                assemble(c, task)  # a candidate of this round, written before the key changed
             report = await _gate_and_repair(ctx, task, c, with_checker)
+            if not state.get("rekeyed") and "rekeyed" not in task_update:
+                async def regate(new: TaskDescription, c: Candidate = c) -> CheckReport:
+                    return await _gate_and_repair(ctx, new, c, with_checker)
+
+                task, report, done = await answer_key.rekey(ctx, task, c, report, regate)
+                if done is not None:  # a majority of the task's solutions replaced the key
+                    task_update = {"task": task.model_dump(mode="json"), "rekeyed": [done]}
             stem = f"round_{c.get('round', 0)}_{c.get('index', 0)}"
             path = ctx.run.candidate_dir(task.id) / f"{stem}.check.json"
             path.write_text(report.model_dump_json(indent=1), encoding="utf-8")
@@ -245,11 +262,12 @@ async def check(
             c["differential"] = _differential(ctx, task, c, report, checker)
             c["differential_feedback"] = report.feedback(only={"differential"}, voice="judge")
             c["validator_feedback"] = input_validator.gate_evidence(ctx, task, c, report, validator)
+            c["key"] = answer_key.summary(report)
             ctx.run.events.emit(
                 "sandbox", task.id, node="check", backend=report.backend, passed=report.passed,
                 failing=c["failing"], elapsed_s=report.timings.get("total_s"), round=c.get("round"),
                 infrastructure_error=report.infrastructure_error, differential=c["differential"],
-                mode=c.get("mode"),
+                mode=c.get("mode"), key_verified_by=report.key_verified_by,
             )
         checked.append(c)
     prev = state.get("best")
@@ -264,11 +282,15 @@ async def check(
                         "key_failures": c.get("key_failures", []), "failure": c.get("failure"),
                         "repairs": len(c.get("repairs") or [])} for c in checked],
     }]
-    update: dict[str, Any] = {"candidates": checked, "best": best, "history": history}
+    update: dict[str, Any] = {"candidates": checked, "best": best, "history": history,
+                              **task_update}
     ctx.run.events.emit("node", task.id, node="check", round=rnd,
                         passed=bool(best and best.get("passed")),
                         elapsed_s=round(time.perf_counter() - t0, 4))
     if best is not None and best.get("passed"):
+        why_not = answer_key.unverified(best, ctx.config)
+        if why_not is not None:  # nothing but the task file speaks for the key
+            return _reject("key_unverified", why_not, **update)
         return Command(goto="filter", update=update)
     if checked and all(c.get("infrastructure_error") for c in checked if c.get("code")) and any(
         c.get("code") for c in checked
@@ -568,6 +590,7 @@ async def commit(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command
                 content_hash=hashlib.sha256(evidence.encode()).hexdigest(),
                 mode=best.get("mode") or "full", engines=best.get("engines") or None,
                 **checker_fields, **input_validator.record_fields(task, name, validator),
+                **answer_key.record_fields(task, name, state, cfg),
             )
         except LibraryError as exc:
             return Command(goto="__end__", update={"status": "rejected", "reason_code": "commit_failed",
@@ -584,6 +607,14 @@ async def commit(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command
         ctx.library.write_file(validator_rel, validator.get("code") or "")
     elif validator is None and existing is not None and cfg.force and existing.name == name:
         ctx.library.remove_file(validator_rel)
+    record = ctx.library.record(name)
+    solver_rel = answer_key.library_path(task, name)
+    if record.key_solver_path and record.key_solver_sha256 == (
+            state.get("key_solver") or {}).get("sha256"):
+        ctx.library.write_file(solver_rel, (state.get("key_solver") or {}).get("code") or "")
+    elif not record.key_solver_path and cfg.force and existing is not None and \
+            existing.name == name:
+        ctx.library.remove_file(solver_rel)
     ctx.run.events.emit("commit", task.id, name=name, pass_rate=filt.get("pass_rate"),
                         checker_sha256=(checker or {}).get("sha256"),
                         validator_sha256=(validator or {}).get("sha256"))

@@ -48,6 +48,7 @@ class Candidate(TypedDict, total=False):
     engines: dict[str, str]  # engines its gate run started, name -> version (ENGINES)
     validator_argument: str | None  # the coder's "VALIDATOR IS WRONG:" argument, if any
     validator_feedback: str  # the inputs check's evidence when the validator rejected an input
+    key: dict[str, Any] | None  # the key check's verdict (synth.workflow.answer_key.summary)
 
 
 class CheckerExample(TypedDict):
@@ -83,6 +84,20 @@ class ValidatorInfo(TypedDict, total=False):
     round: int  # written before this round's check
     origin: Literal["initial", "argued"]
     generation: int  # 1 for the first validator of the task, +1 per rewrite
+    path: str  # relative to the run folder
+    model: str
+    prompt_version: str
+
+
+class SolverInfo(TypedDict, total=False):
+    """The judge role's solver program in use: a second voter on a compiled task's answer key
+    when the task has no other independent solution (:mod:`synth.workflow.answer_key`)."""
+
+    code: str
+    sha256: str
+    round: int  # written before this round's check
+    origin: Literal["initial", "argued"]
+    generation: int  # 1 for the first solver of the task, +1 per rewrite
     path: str  # relative to the run folder
     model: str
     prompt_version: str
@@ -134,6 +149,11 @@ class TaskState(TypedDict, total=False):
     validator_status: Literal["ready", "gave_up", "not_applicable"]
     validator_log: list[dict[str, Any]]  # every generation and attempt (no code)
     validator_dispute: Dispute | None  # the one validator dispute a task may raise
+    key_solver: SolverInfo | None  # the judge's solver voting on the answer key, if any
+    key_solver_status: Literal["ready", "gave_up", "not_needed"]
+    key_solver_log: list[dict[str, Any]]  # every generation and attempt (no code)
+    key_solver_dispute: Dispute | None  # the one re-examination the solver gets
+    rekeyed: list[dict[str, Any]]  # answer keys replaced by a majority of the task's solutions
 
 
 @dataclass

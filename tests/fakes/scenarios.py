@@ -85,7 +85,8 @@ def _kind(req: Request) -> str:
     """judge | draft | revise | steer | solve. A coder request is the stable prefix (system
     message, "You write *bootcamps*") followed by its task part (the user message)."""
     text = req.last_user
-    if text.startswith(("You write *independent checkers*", "You write *input validators*")):
+    if text.startswith(("You write *independent checkers*", "You write *input validators*",
+                        "You write *reference solvers*")):
         return "judge"
     coder = any(m.get("role") == "system" and "You write *bootcamps*" in m.get("content", "")
                 for m in req.messages)
@@ -622,7 +623,14 @@ def _validator() -> Callable[[Request], Reply]:
     return validator_scenario()
 
 
+def _answer_key() -> Callable[[Request], Reply]:
+    from fakes.answer_key_scenario import answer_key_scenario  # trojan answer keys
+
+    return answer_key_scenario()
+
+
 SCENARIOS: dict[str, Callable[[], Callable[[Request], Reply]]] = {
+    "answer_key": _answer_key,
     "validator": _validator,
     "multiturn": multiturn_scenario,
     "resize": resize_scenario,
@@ -658,9 +666,20 @@ def with_faults(script: Callable[[Request], Reply], rate: float, seed: int, time
     return faulty
 
 
+def with_key_solvers(script: Callable[[Request], Reply]) -> Callable[[Request], Reply]:
+    """Solver prompts (the answer key's second voter) for the compiled tasks the scenarios
+    share are answered from tests/fakes/key_solvers.py; the rest go to the scenario."""
+    from fakes.key_solvers import answer
+
+    def solving(req: Request) -> Reply:
+        return answer(req) or script(req)
+
+    return solving
+
+
 def build(name: str, fault_rate: float = 0.0, seed: int = 1, delay_s: float = 0.0
           ) -> Callable[[Request], Reply]:
-    script = SCENARIOS[name]()
+    script = with_key_solvers(SCENARIOS[name]())
     if delay_s:
         inner = script
 

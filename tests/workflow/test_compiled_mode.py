@@ -139,8 +139,13 @@ def test_compiled_candidates_of_a_verified_program_get_no_model_written_checker(
     assert skipped and {e["action"] for e in judged} <= {"not_needed", "no_examples"}  # no code: none
     assert all("verified reference program" in e["why"] for e in skipped)
     assert not [e for e in events if e["kind"] == "llm_call" and e["role"] == "judge"
-                and "|validator|" not in e["tag"]]  # the judge's input validator: no checker
+                and "|validator|" not in e["tag"] and "|key_solver|" not in e["tag"]
+                ]  # the judge's input validator and the answer key's solver: no checker
     for rec in lib.records():
         assert rec.checker_sha256 is None
+        # one solution in the data: the judge's solver is the key's second voter
+        assert (rec.key_verified_by or "").startswith("the judge's solver agrees with the "
+                                                      "reference program on ")
+        assert rec.key_solver_path == f"codecontests/solvers/{rec.name}.py"
         assert (rec.differential or {}).get("status") == "no_checker"
         assert "compiled mode" in (rec.differential or {}).get("reason", "")
