@@ -607,13 +607,14 @@ async def commit(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command
         ctx.library.write_file(validator_rel, validator.get("code") or "")
     elif validator is None and existing is not None and cfg.force and existing.name == name:
         ctx.library.remove_file(validator_rel)
-    record = ctx.library.record(name)
+    record = ctx.library.has_task(task.source, task.id)  # (the Ray executor's proxy has it too)
+    solver = state.get("key_solver") or {}
     solver_rel = answer_key.library_path(task, name)
-    if record.key_solver_path and record.key_solver_sha256 == (
-            state.get("key_solver") or {}).get("sha256"):
-        ctx.library.write_file(solver_rel, (state.get("key_solver") or {}).get("code") or "")
-    elif not record.key_solver_path and cfg.force and existing is not None and \
-            existing.name == name:
+    if record is not None and record.key_solver_path and \
+            record.key_solver_sha256 == solver.get("sha256"):
+        ctx.library.write_file(solver_rel, solver.get("code") or "")
+    elif cfg.force and existing is not None and existing.name == name and \
+            (record is None or not record.key_solver_path):
         ctx.library.remove_file(solver_rel)
     ctx.run.events.emit("commit", task.id, name=name, pass_rate=filt.get("pass_rate"),
                         checker_sha256=(checker or {}).get("sha256"),
