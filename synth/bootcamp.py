@@ -92,6 +92,14 @@ class BaseBootcamp:
                 f"{cls.__name__} overrides verify_score; implement _verify_correction instead "
                 "(verify_score is defined once, in BaseBootcamp)"
             )
+        for name in ("extract_output", "wrap_answer"):
+            if name in cls.__dict__:
+                raise TypeError(
+                    f"{cls.__name__} overrides {name}; the answer is the text of the last "
+                    "<answer></answer> block, read by the contract's own extract_output "
+                    "(an override would see the whole response: its length, its prose, its "
+                    "other blocks, which the gate's responses and a model's differ in)"
+                )
 
     def __init__(self, seed: int | None = None, **params: Any) -> None:
         """Store ``self.seed`` and ``self.rng = random.Random(seed)``.

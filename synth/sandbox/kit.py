@@ -904,6 +904,9 @@ def _load() -> dict[str, Any]:
                      if k is not base and "verify_score" in _type_dict(k)]
         if overrides:
             changed.append(f"{', '.join(overrides)} defines verify_score")
+        readers = [f"{_name_of_class(k)} defines {name}" for k in mro if k is not base
+                   for name in ("extract_output", "wrap_answer") if name in _type_dict(k)]
+        changed += readers  # the answer is read by the contract's own extraction only
         if type(cls) is not type:
             changed.append(f"{info['class']} has the metaclass {_name_of_class(type(cls))}")
         changed += [f"blocked at import: {e}" for e in _G.events]

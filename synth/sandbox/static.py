@@ -17,6 +17,8 @@ Rules (``Violation.rule``):
 ``methods``          the bootcamp class lacks a required method (:data:`REQUIRED_METHODS`)
 ``import``           an import outside :data:`ALLOWED_IMPORTS` (or a relative import)
 ``verify_override``  the bootcamp defines ``verify_score`` (only BaseBootcamp defines it)
+``extraction_override`` the bootcamp defines ``extract_output`` or ``wrap_answer`` (the
+                     contract's own read the last answer block)
 ``kwargs``           ``__init__`` takes ``**kwargs`` (difficulty parameters must be explicit)
 ``dunder``           access to a dunder attribute or name outside :data:`SAFE_DUNDERS`
                      (``__subclasses__``, ``__globals__``, ``__builtins__``, ``__mro__`` ...),
@@ -593,6 +595,15 @@ class _Linter(ast.NodeVisitor):
                         "verify_override",
                         f"{cls.name} overrides verify_score; implement _verify_correction "
                         "(verify_score is defined once, in BaseBootcamp)",
+                    )
+                for name in sorted(names & {"extract_output", "wrap_answer"} if not multi else ()):
+                    self.add(
+                        stmt,
+                        "extraction_override",
+                        f"{cls.name} overrides {name}; the answer is read from the last "
+                        "<answer></answer> block by the contract's own extract_output (an "
+                        "override sees the whole response and could score production's "
+                        "responses differently from the gate's)",
                     )
                 if (
                     isinstance(stmt, ast.FunctionDef)

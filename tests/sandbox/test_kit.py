@@ -467,3 +467,11 @@ def test_a_change_made_when_the_kit_drops_the_case_is_reported_by_that_call():
         case = '{"numbers": [1, 2]}'
         first = s.call("score", {"response": "<answer>3</answer>", "case_text": case}).value
         assert any("extract_output" in t for t in first.get("tampered", [])), first
+
+
+def test_an_extraction_set_on_the_class_after_its_body_is_reported_in_the_handshake():
+    """``Cls.extract_output = ...`` at module level escapes the class-body rules (static and
+    ``__init_subclass__``); the kit reads the loaded class and reports it as tampered."""
+    patched = TOY_SUM + "\nToySumBootcamp.extract_output = staticmethod(lambda r: r[-3:])\n"
+    with server(patched) as s:
+        assert any("defines extract_output" in t for t in s.info["tampered"]), s.info

@@ -332,3 +332,13 @@ def test_intern_mode_still_rejects_escapes() -> None:
         "import ast\nfrom internbootcamp.bootcamp.base import Basebootcamp as B\nimport os\n",
     )
     assert rules(code, mode="intern") == {"import"}
+
+
+@pytest.mark.parametrize("name", ["extract_output", "wrap_answer"])
+def test_extraction_overrides_are_refused(name: str) -> None:
+    """The answer is read by the contract's own extract_output: an override sees the whole
+    response (its length, prose, other blocks), where gate and production responses differ."""
+    as_method = with_method("return x").replace("def helper(cls, x):", f"def {name}(cls, x):")
+    assert rules(as_method) == {"extraction_override"}
+    assigned = CLEAN.replace("    __slots__ = ()\n", f"    {name} = staticmethod(str.strip)\n")
+    assert rules(assigned) == {"extraction_override"}
