@@ -13,6 +13,7 @@ the sandbox suite's).
 from __future__ import annotations
 
 import json
+import re
 import time
 from functools import cache
 
@@ -43,6 +44,13 @@ def gate(name: str, key: str, voters: tuple[Voter, ...] = (), reference: str | N
          ) -> CheckReport:
     return run_checks(module(name, key), backend="process", voters=voters, reference=reference,
                       example_inputs=examples(name), name=f"{name}")
+
+
+def disagreements(key: CheckResult) -> int:
+    """How many of the 100 generated inputs the first dissenting voter disagrees on."""
+    found = re.search(r"disagree on (\d+) of 100 generated inputs", key.reason)
+    assert found is not None, key.reason
+    return int(found.group(1))
 
 
 def key_of(report: CheckReport) -> CheckResult:
@@ -98,7 +106,7 @@ def test_a_key_wrong_on_a_rare_branch_is_caught():
     key = assert_caught(report, "solution 2 of the task")
     assert int(key.artifacts["voter_output"]) % 13 == 0
     assert int(key.artifacts["key_output"]) * 13 == int(key.artifacts["voter_output"])
-    assert "disagree on 7 of 100 generated inputs" in key.reason  # rare: 7 in 100
+    assert 1 <= disagreements(key) <= 25  # rare: about 1 total in 13
 
 
 def test_a_key_that_forgets_the_last_block_is_caught():
@@ -261,4 +269,4 @@ def test_what_the_in_process_runner_got_wrong_is_run_again_as_a_process():
 def test_a_trojan_caught_in_process_is_confirmed_by_a_process_run():
     report = gate("weights", WEIGHTS_RARE, solutions(WEIGHTS_HONEST[0]))
     key = assert_caught(report, "solution 2 of the task")
-    assert "disagree on 7 of 100 generated inputs" in key.reason
+    assert 1 <= disagreements(key) <= 25
