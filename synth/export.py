@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import threading
 import time
 from collections import deque
@@ -53,6 +54,8 @@ from synth.utf8 import describe, find_unencodable
 Split = Literal["train", "test"]
 SPLITS: tuple[Split, Split] = ("test", "train")  # generation order: test first
 SERVER_LABEL = "synth-export-server"
+
+log = logging.getLogger("synth.export")
 
 
 class ExportConfig(BaseModel):
@@ -77,6 +80,9 @@ class ExportConfig(BaseModel):
                                               "a cluster, parquet shards (synth.export_ray)")
     ray_address: str | None = Field(default=None, description="the Ray cluster (default: the "
                                     "connected one, else RAY_ADDRESS, else a new local one)")
+    spot_check: bool = Field(default=True, description="audit a random sample of each "
+                             "bootcamp's rows in a fresh worker (synth.spotcheck); a bootcamp "
+                             "that fails is quarantined and its rows left out")
 
 
 class BootcampExportStats(BaseModel):
@@ -102,6 +108,10 @@ class ExportSummary(BaseModel):
     backend: str = ""
     servers_started: int = 0
     curriculum: list[LevelDifficulty] | None = None
+    #: bootcamps whose rows failed the spot-check: quarantined, their rows left out (why)
+    quarantined: dict[str, str] = Field(default_factory=dict)
+    spot_checked: int = 0  # rows spot-checked in all
+    spot_check_s: float = 0.0
 
 
 class ExportError(Exception):
@@ -525,6 +535,8 @@ def export(
                     camp.consume(servers)
     finally:
         servers.close()
+    quarantined, checked, spot_s = _spot_check(cfg, lib, sources, camps, backend)
+    camps = [c for c in camps if c.name not in quarantined]
     splits = {split: [row for c in camps for row in c.out[split]] for split in ("train", "test")}
     table = None
     if cfg.curriculum:
@@ -557,4 +569,30 @@ def export(
         backend=getattr(backend, "name", str(cfg.sandbox)),
         servers_started=servers.started,
         curriculum=table,
+        quarantined=quarantined,
+        spot_checked=checked,
+        spot_check_s=round(spot_s, 3),
     )
+
+
+def _spot_check(cfg: ExportConfig, lib: Library, sources: dict[str, _Source],
+                camps: list[_Bootcamp], backend: Backend) -> tuple[dict[str, str], int, float]:
+    """Each bootcamp's rows spot-checked in fresh workers (:mod:`synth.spotcheck`); one that
+    fails is quarantined in the library, its finding logged. (quarantined, rows, seconds)"""
+    from synth.spotcheck import spot_check
+
+    if not cfg.spot_check:
+        return {}, 0, 0.0
+    t0 = time.perf_counter()
+    quarantined: dict[str, str] = {}
+    checked = 0
+    for camp in camps:
+        src = sources[camp.name]
+        rows = camp.out["test"] + camp.out["train"]
+        found = spot_check(camp.name, src.code, src.class_name, rows, backend)
+        checked += found.checked
+        if not found.ok:
+            quarantined[camp.name] = found.reason
+            log.error("synth export: bootcamp %r quarantined: %s", camp.name, found.reason)
+            lib.set_status(camp.name, "quarantined", found.reason[:2000])
+    return quarantined, checked, time.perf_counter() - t0

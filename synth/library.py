@@ -50,7 +50,9 @@ NAME_RE = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 SOURCE_RE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
 Origin = Literal["generated", "handwritten"]
-Status = Literal["accepted", "pending-review", "rejected-in-review"]
+#: ``quarantined``: production caught it lying (an export's spot-check or a reward canary
+#: failed, synth.spotcheck): out of exports and rewards, the finding in ``review_reason``
+Status = Literal["accepted", "pending-review", "rejected-in-review", "quarantined"]
 LIVE_STATUSES: frozenset[str] = frozenset({"accepted"})
 
 

@@ -203,13 +203,26 @@ class CaseSampler:
         call_limit_s: float = 10.0,
         per_case_s: float = 2.0,
         label: str = "",
+        recycle_after: int | tuple[int, int] | None = None,
     ) -> None:
+        from synth.sandbox.pool import WORKER_LIFE, worker_life
+
         self.name = name or "bootcamp"
         self.class_name = class_name
         self.call_limit_s = call_limit_s
         self.per_case_s = per_case_s
-        self.server = MethodServer(code, backend=backend, class_name=class_name, label=label,
-                                   limits=limits or server_limits(), max_reply_bytes=MAX_REPLY_BYTES)
+        self._server_args: dict[str, Any] = dict(
+            backend=backend, class_name=class_name, label=label,
+            limits=limits or server_limits(), max_reply_bytes=MAX_REPLY_BYTES)
+        self.code = code
+        self.server = MethodServer(code, **self._server_args)
+        #: cases a server draws before a fresh one replaces it (a random small number for each
+        #: server by default, as the scoring workers': "generate honestly for the first N
+        #: cases of a process" cannot outlast the gate, whose process draws more)
+        self.recycle_after = WORKER_LIFE if recycle_after is None else recycle_after
+        self._life = worker_life(self.recycle_after)
+        self._drawn = 0
+        self.recycled = 0
         self.levels: list[str] = []
         self.class_found = ""
         #: MAX_TURNS of a multi-turn bootcamp (its prompts are first observations), else None
@@ -256,6 +269,16 @@ class CaseSampler:
     def close(self) -> None:
         self.server.close()
 
+    def _recycle(self) -> None:
+        """Replace the server by a fresh one (its handshake validated again)."""
+        from synth.sandbox.pool import worker_life
+
+        self.server.close()
+        self.server = MethodServer(self.code, **self._server_args)
+        self.start()
+        self._life, self._drawn = worker_life(self.recycle_after), 0
+        self.recycled += 1
+
     def __enter__(self) -> CaseSampler:
         if not self.server.alive:
             self.start()
@@ -280,6 +303,12 @@ class CaseSampler:
         """One validated :class:`Sample` per ``(level, seed)`` spec, in order."""
         if not specs:
             return []
+        if self._drawn >= self._life:
+            self._recycle()
+        room = self._life - self._drawn
+        if len(specs) > room:
+            return self.sample(specs[:room], answers) + self._shifted(specs[room:], answers, room)
+        self._drawn += len(specs)
         for level, _ in specs:
             self.level_params(level)
         reply = self._call(specs, answers)

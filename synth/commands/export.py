@@ -129,6 +129,12 @@ def export_command(
                   highlight=False)
     if summary.curriculum is not None:
         _print_curriculum(summary.curriculum)
+    if summary.spot_checked:
+        err.print(f"spot-check: {summary.spot_checked} rows re-scored in fresh workers "
+                  f"({summary.spot_check_s:.2f}s)", highlight=False)
+    for name, why in summary.quarantined.items():
+        err.print(f"[bold red]quarantined:[/] {escape(name)} -- its rows are left out and its "
+                  f"library record is marked: {escape(why)}", soft_wrap=True, highlight=False)
     short = {n: s.short_by for n, s in summary.per_bootcamp.items() if s.short_by}
     if short:
         err.print(

@@ -11,10 +11,12 @@ import contextlib
 import itertools
 import json
 import math
+import random
 import re
 from collections.abc import Callable
 from typing import Any
 
+from synth.bootcamp import ANSWER_OPEN, BaseBootcamp
 from synth.gate.calls import Failure
 from synth.gate.probes import (
     MUTATION_KINDS,
@@ -534,37 +536,110 @@ def check_timing(s: Suite) -> dict[str, Any]:
                   "the host)", timings="\n".join(lines))
 
 
+_REASONING = ("Let me restate the task in my own words before solving it.",
+              "First I list what is given and what is asked.",
+              "Checking the small cases by hand: the pattern holds for 1, 2 and 3.",
+              "Wait, that step was wrong; let me redo the sum more carefully.",
+              "So far the partial result is consistent with the constraints.",
+              "Now I combine the two parts and double-check the edge cases.")
+
+
+def production_shape(response: str, rng: random.Random, other: str) -> str:
+    """``response`` as a model writes it in production, chosen at random: unchanged, after a
+    long reasoning (over 5,000 characters), after one sentence of prose, or after an earlier
+    answer block holding another answer (``other``). The contract's extraction reads the last
+    block, so the score may not change; a verifier that scores these differently from the
+    gate's short responses tells gate traffic from production's."""
+    shape = rng.randrange(4)
+    if shape == 0 or ANSWER_OPEN not in response:
+        return response
+    if shape == 1:
+        lines, size = [], 0
+        while size < 5200:
+            line = f"{rng.choice(_REASONING)} ({rng.randint(2, 999)})"
+            lines.append(line)
+            size += len(line) + 1
+        return "\n".join(lines) + "\n\n" + response
+    if shape == 2:
+        return f"After working through it, here is my final answer. {response}"
+    return f"A first attempt gave <answer>{other}</answer>, but I made a mistake.\n{response}"
+
+
+def worded_answer(answer: str, rng: random.Random) -> str:
+    """A wrong answer as a model also writes it inside the tags: in a sentence, or after its
+    working. Worded, a wrong answer may score less than bare (a strict format), never more."""
+    if rng.randrange(3) == 0:
+        return f"The answer is {answer}."
+    steps: list[str] = []
+    size, target = 0, rng.choice((60, 300, 1200))  # a few lines to a page
+    while size < target:
+        steps.append(f"Step {len(steps) + 1}: {rng.choice(_REASONING)}")
+        size += len(steps[-1]) + 1
+    return "\n".join(steps) + f"\nResult: {answer}"
+
+
 def check_consistency(s: Suite) -> dict[str, Any]:
-    """The verifier behaves the same where it is used as under the gate: a sample of the
-    (response, case) pairs the suite scored -- reference answers, corrupted answers, garbage --
-    is scored again, in shuffled order, by a fresh warm-pool worker that only ever scores (as
-    in the filter and in RL rewards). A different score is the finding ``inconsistent_verifier``:
-    the bootcamp tells the gate's questions from production use (or keeps hidden state)."""
-    from synth.sandbox.pool import WorkerPool
+    """The verifier behaves the same where it is used as under the gate. The (response, case)
+    pairs the suite scored -- reference answers, corrupted answers, garbage -- are scored again
+    by one fresh warm-pool worker that only ever scores, as in the filter and in RL rewards,
+    as production's traffic looks: wrong and right answers alternate (a wrong one at every
+    other call), responses are shaped as a model writes them (long reasoning, prose, an earlier
+    answer block: :func:`production_shape`; every fourth wrong answer also worded inside its
+    tags, which may then score less, never more: :func:`worded_answer`), in random order, and the worker serves more calls
+    than any production worker lives (:data:`synth.sandbox.pool.WORKER_LIFE`), so "honest for
+    the first N calls" (or N cases) shows here. A different score is the finding
+    ``inconsistent_verifier``: the bootcamp tells the gate's questions from production use (or
+    keeps hidden state)."""
+    from synth.sandbox.pool import WORKER_LIFE, WorkerPool
 
     if not s.scored:
         return result("skipped", "not run: nothing was scored")
-    sample = s.rng.sample(s.scored, min(len(s.scored), s.cfg.consistency_samples))
-    items = [(response, json.loads(case)) for response, case, _ in sample]
+    rng = s.rng
+    n = max(s.cfg.consistency_samples, WORKER_LIFE[1] + 32)
+    wrong = [x for x in s.scored if x[2] < 1.0]
+    right = [x for x in s.scored if x[2] >= 1.0]
+    rng.shuffle(wrong)
+    rng.shuffle(right)
+    pools = [p for p in (wrong, right) if p]
+    sample = []
+    for k in range(n):  # alternate, cycling through each kind (distinct cases first)
+        kind = pools[k % len(pools)]
+        sample.append(kind[(k // len(pools)) % len(kind)])
+    answers = [BaseBootcamp.extract_output(r) or "0" for r, _, _ in right] or ["0"]
+    shaped, at_most = [], []
+    for k, (response, case, want) in enumerate(sample):
+        inner = BaseBootcamp.extract_output(response)
+        worded = want < 1.0 and inner and k % 4 == 0  # a wrong answer, in words
+        if worded:
+            response = response[: response.rindex(ANSWER_OPEN)] + BaseBootcamp.wrap_answer(
+                worded_answer(str(inner), rng))
+        shaped.append((production_shape(response, rng, rng.choice(answers)), case, want))
+        at_most.append(bool(worded))
+    items = [(response, json.loads(case)) for response, case, _ in shaped]
     try:
         with WorkerPool(s.source, size=1, backend=s.backend, call_timeout_s=s.cfg.call_max_s * 2,
-                        class_name=str(s.info.get("class") or "")) as pool:
+                        class_name=str(s.info.get("class") or ""), recycle_after=10**9) as pool:
             got = pool.verify_many(items)
     except Exception as exc:  # the pool could not start: the infrastructure, not the bootcamp
         return result("sandbox_error", f"could not start a scoring worker: {exc}")
     differ = []
-    for (response, case, want), res in zip(sample, got, strict=True):
-        if res.outcome is not Outcome.PASSED or res.score is None or abs(res.score - want) > 1e-9:
-            differ.append({"case": case[:400], "response": response[:300],
+    for call, ((response, case, want), res, worded) in enumerate(
+            zip(shaped, got, at_most, strict=True), 1):
+        if res.outcome is not Outcome.PASSED or res.score is None or (
+                res.score > want + 1e-9 if worded else abs(res.score - want) > 1e-9):
+            differ.append({"call": call, "case": case[:400], "response": response[-300:],
                            "under_the_gate": want, "in_a_scoring_worker":
                            res.score if res.score is not None else f"{res.outcome.value}: "
                            f"{res.error[:200]}"})
     if differ:
-        return result("failed", f"{len(differ)} of {len(sample)} responses scored differently "
-                      "in a fresh scoring worker (as in the filter and in training) than under "
-                      "the gate", finding="inconsistent_verifier", examples=differ[:3])
-    return result("passed", f"{len(sample)} responses re-scored in a fresh scoring worker: same "
-                  "scores")
+        return result("failed", f"{len(differ)} of {len(shaped)} responses scored differently "
+                      "in a fresh scoring worker (production's traffic: wrong and right answers "
+                      "alternating, model-shaped responses, a long-lived worker) than under the "
+                      f"gate, first at call {differ[0]['call']}", finding="inconsistent_verifier",
+                      examples=differ[:3])
+    return result("passed", f"{len(shaped)} responses ({len(wrong)} wrong and {len(right)} right "
+                  "ones, shaped as a model writes them) re-scored in one fresh long-lived "
+                  "scoring worker: same scores")
 
 
 def check_contract(s: Suite) -> dict[str, Any]:

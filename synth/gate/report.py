@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 from collections.abc import Collection
 from enum import StrEnum
 from typing import Any, Literal
@@ -169,7 +170,10 @@ class CheckConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    seed: int = Field(default=20240611, ge=0, lt=2**62)
+    #: the gate's seeds and hash seeds; None (the default): drawn at random for each run, as
+    #: production's are unpredictable to the bootcamp (a fixed, public value let a sleeper be
+    #: honest only under the gate: issue 22). The values used are in the load check's reason.
+    seed: int | None = Field(default=None, ge=0, lt=2**62)
     cases_per_level: int = Field(default=40, ge=4, le=1000)
     min_cases: int = Field(default=8, ge=4, le=1000)
     level_budget_s: float = Field(default=0.15, gt=0, le=60)
@@ -203,8 +207,8 @@ class CheckConfig(BaseModel):
     #: the bytes of replies the host takes from one candidate, over all its sessions: past
     #: it, the finding reply_budget (each reply is also capped on its own)
     reply_budget_mb: int = Field(default=64, ge=1, le=4096)
-    main_hashseed: int = Field(default=1, ge=0, le=4294967295)
-    child_hashseed: int = Field(default=2, ge=0, le=4294967295)
+    main_hashseed: int | None = Field(default=None, ge=0, le=4294967295)
+    child_hashseed: int | None = Field(default=None, ge=0, le=4294967295)
     limits: Limits = Limits(wall_s=60, cpu_s=60, memory_mb=1024, pids=64)
     # multi-turn bootcamps (synth.gate.episodes)
     episode_cases: int = Field(default=8, ge=1, le=200)  # reference episodes per level
@@ -408,3 +412,16 @@ def render_differential(check: CheckResult, oracle: CheckResult | None = None,
         lines.append(f"reference program (third voter), oracle check {oracle.status.value}: "
                      f"{oracle.reason}")
     return "\n".join(lines)
+
+
+def resolve_seeds(cfg: CheckConfig) -> CheckConfig:
+    """``cfg`` with its seeds drawn where they are None: the gate's level seeds from 62 random
+    bits, and two different random hash seeds (the main and the second process). Production's
+    processes run under random hash seeds and derive their case seeds from values the bootcamp
+    cannot know, so the gate's must be as unpredictable."""
+    main = cfg.main_hashseed if cfg.main_hashseed is not None else secrets.randbelow(2**32)
+    child = cfg.child_hashseed
+    while child is None or child == main:
+        child = secrets.randbelow(2**32)
+    seed = cfg.seed if cfg.seed is not None else secrets.randbits(62)
+    return cfg.model_copy(update={"seed": seed, "main_hashseed": main, "child_hashseed": child})

@@ -25,7 +25,7 @@ from typing import Any
 
 from synth.gate import engines, severity
 from synth.gate.calls import Candidate, Failure, ask_many
-from synth.gate.report import CHECK_NAMES
+from synth.gate.report import CHECK_NAMES, resolve_seeds
 from synth.sandbox.base import Backend, Limits
 from synth.sandbox.kit import json_problem
 from synth.sandbox.methods import MethodServer, ReplyBudget, server_limits
@@ -99,7 +99,8 @@ class Suite:
                  reference: str | None, backend: Backend, checker: str | None = None,
                  example_inputs: list[str] | None = None, task_text: str | None = None,
                  validator: str | None = None) -> None:
-        self.cfg = cfg
+        self.cfg: Any = resolve_seeds(cfg)
+        cfg = self.cfg
         self.source = source
         self.example_inputs = list(example_inputs or [])
         #: the task's problem text (a compiled module's TASK_TEXT, or --task) and the source
@@ -119,6 +120,10 @@ class Suite:
         #: what the host takes from the candidate's replies, over all its sessions
         self.budget = ReplyBudget(cfg.reply_budget_mb * 1_000_000)
         self.cand = Candidate(self._server(cfg.main_hashseed), intern=self.intern)
+        #: the run's random seeds (reported by the load check, so a finding can be replayed
+        #: with ``CheckConfig(seed=..., main_hashseed=..., child_hashseed=...)``)
+        self.seeds_used = (f"seed {cfg.seed}, PYTHONHASHSEED {cfg.main_hashseed} (second "
+                           f"process {cfg.child_hashseed})")
         self.info: dict[str, Any] = {}
         #: the module's declared engines started (set by the load check): the determinism
         #: checks then compare the commands the engines were sent, not only the answers
@@ -449,7 +454,8 @@ class Suite:
         self.engine_backed = bool(versions)
         if self.engine_backed:
             self.cand.gen_logs = {}
-        return result("passed", f"imported {name}" + (f" (engines: {versions})" if versions else ""),
+        return result("passed", f"imported {name}" + (f" (engines: {versions})" if versions else "")
+                      + f"; {self.seeds_used}",
                       engines=versions or None)
 
     def presets(self) -> list[tuple[str, dict[str, Any]]]:

@@ -40,6 +40,7 @@ import inspect
 import itertools
 import queue
 import re
+import secrets
 import threading
 import time
 import weakref
@@ -63,7 +64,20 @@ from synth.sandbox.methods import (
     spawning_backend,
 )
 
-__all__ = ["VerifyResult", "WorkerPool", "pool_limits", "validate_score"]
+__all__ = ["WORKER_LIFE", "VerifyResult", "WorkerPool", "pool_limits", "validate_score", "worker_life"]
+
+#: The calls a production worker serves before it is replaced, drawn anew for each worker:
+#: small and random, so that "honest for the first N calls" cannot outlast the gate, whose
+#: consistency worker is sent more calls than the top of this range (synth.gate.answers).
+WORKER_LIFE = (32, 96)
+
+
+def worker_life(recycle_after: int | tuple[int, int]) -> int:
+    """One worker's life in calls: the number itself, or a random draw from the range."""
+    if isinstance(recycle_after, tuple):
+        low, high = recycle_after
+        return low + secrets.randbelow(high - low + 1)
+    return recycle_after
 
 
 #: Limits for a long-lived worker: wall/CPU bound the worker's life, not a call (the same as
@@ -128,7 +142,10 @@ class WorkerPool:
     are several). ``backend``: a name for :func:`synth.sandbox.get_backend` or a backend
     instance with ``spawn``. ``limits``: per worker (default :func:`pool_limits`; its
     ``wall_s``/``cpu_s`` bound the worker's life, ``call_timeout_s`` bounds each call).
-    ``recycle_after``: calls before a worker is replaced by a fresh one. ``label``: an inert
+    ``recycle_after``: calls before a worker is replaced by a fresh one: a number, or a range
+    ``(low, high)`` from which each new worker draws its life at random (the default,
+    :data:`WORKER_LIFE`: a bootcamp cannot count its way past the gate, whose scoring worker
+    serves more calls than any production worker lives; issue 22). ``label``: an inert
     extra argv word, so that tests can find the workers by command line. Requests are sent in
     chunks (at most 64 requests / 48 KB at a time, so writing never blocks on a busy worker)
     and answered one line each, in order, flushed at the end of the chunk and at least every
@@ -144,7 +161,7 @@ class WorkerPool:
         limits: Limits | None = None,
         call_timeout_s: float = 5.0,
         class_name: str | None = None,
-        recycle_after: int = 5000,
+        recycle_after: int | tuple[int, int] = WORKER_LIFE,
         start_timeout_s: float = 30.0,
         label: str = "",
     ) -> None:
@@ -268,31 +285,33 @@ class WorkerPool:
             self.load_error = failure
         with contextlib.suppress(threading.BrokenBarrierError):
             self._ready.wait(timeout=self.start_timeout_s + 5)
-        calls = 0
+        calls, life = 0, worker_life(self.recycle_after)
         try:
             while True:
-                chunk = self._tasks.get()
-                if chunk is None:
+                todo = self._tasks.get()
+                if todo is None:
                     return
-                if session is None or calls >= self.recycle_after:
-                    if session is not None:
+                while todo:  # a chunk longer than the worker's life left is split
+                    if session is None or calls >= life:
+                        if session is not None:
+                            session.close()
+                        calls, life = 0, worker_life(self.recycle_after)
+                        if self.load_error is not None:
+                            for batch, index, *_ in todo:
+                                batch.put(index, self.load_error)
+                            session = None
+                            break
+                        session, prefix, failure = self._start()
+                        if session is None:
+                            assert failure is not None
+                            for batch, index, *_ in todo:
+                                batch.put(index, failure)
+                            break
+                    chunk, todo = todo[: life - calls], todo[life - calls:]
+                    calls += len(chunk)
+                    if not self._run_chunk(session, prefix, chunk):
                         session.close()
-                    calls = 0
-                    if self.load_error is not None:
-                        for batch, index, *_ in chunk:
-                            batch.put(index, self.load_error)
                         session = None
-                        continue
-                    session, prefix, failure = self._start()
-                    if session is None:
-                        assert failure is not None
-                        for batch, index, *_ in chunk:
-                            batch.put(index, failure)
-                        continue
-                calls += len(chunk)
-                if not self._run_chunk(session, prefix, chunk):
-                    session.close()
-                    session = None
         finally:
             if session is not None:
                 session.close()

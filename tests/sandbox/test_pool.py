@@ -173,3 +173,36 @@ def test_a_pool_left_open_is_cleaned_up_at_interpreter_exit() -> None:
         assert list(tmp.iterdir()) == []  # both work dirs removed
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+# Honest for its first 6 scores in a process, then any answer scores 1.0 (a call-count sleeper:
+# a default-argument list is state the kit's snapshots do not see).
+COUNTING = TOY_SUM.replace(
+    "    def _verify_correction(cls, solution, identity):\n        s = solution.strip()\n",
+    "    def _verify_correction(cls, solution, identity, _seen=[]):\n"
+    "        _seen.append(1)\n"
+    "        if len(_seen) > 6:\n"
+    "            return True\n"
+    "        s = solution.strip()\n",
+)
+
+
+def test_workers_live_a_random_small_number_of_calls_so_a_late_sleeper_never_wakes():
+    assert COUNTING != TOY_SUM
+    case = {"numbers": [1, 2, 3]}
+    wrong = [("<answer>7</answer>", case)] * 60
+    with WorkerPool(COUNTING, size=1, backend="process", recycle_after=(3, 6)) as pool:
+        got = pool.verify_many(wrong)
+        assert [r.outcome for r in got] == [Outcome.PASSED] * 60
+        assert all(r.score == 0.0 for r in got)  # no worker reached its 7th call
+        assert 10 <= pool.spawned <= 21  # lives of 3 to 6 calls (a chunk is split to fit)
+    with WorkerPool(COUNTING, size=1, backend="process", recycle_after=1000) as pool:
+        assert [r.score for r in pool.verify_many(wrong)].count(1.0) == 54  # the control
+
+
+def test_the_default_life_is_drawn_for_each_worker():
+    from synth.sandbox.pool import WORKER_LIFE, worker_life
+
+    lives = {worker_life(WORKER_LIFE) for _ in range(400)}
+    assert min(lives) >= WORKER_LIFE[0] and max(lives) <= WORKER_LIFE[1] and len(lives) > 20
+    assert worker_life(17) == 17
