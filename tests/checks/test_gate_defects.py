@@ -52,8 +52,9 @@ DEFECTS: dict[str, tuple[str, CheckStatus, str, tuple[str, ...], frozenset[str]]
                            ("case", "reference_answer"), frozenset()),
     "lenient_verifier.py": ("mutation", FAILED, "accepts corrupted answers", ("survivors",),
                             frozenset()),
-    "wrap_hides_mutants.py": ("prompt", FAILED, "formats answers inconsistently",
-                              ("wrapped", "other_wrapped"), frozenset({"self_consistency"})),
+    # the contract's extraction is the only one now: refused before it runs (issue 22)
+    "wrap_hides_mutants.py": ("static", FAILED, "overrides wrap_answer", (),
+                              frozenset({"load"})),
     "verifier_crash_garbage.py": ("garbage", ERROR, "UnicodeEncodeError",
                                   ("traceback", "response"), frozenset()),
     "verifier_hang_huge.py": ("garbage", TIMEOUT, "did not return", ("response",), frozenset()),

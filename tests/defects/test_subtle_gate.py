@@ -46,7 +46,11 @@ def test_lenient_and_strict_defects_are_rejected_for_the_right_reason(with_check
              "wrong_reference": {"differential/reference_disagrees", "oracle"}}
     wrong_reason = {}
     for r in with_checkers:
-        if r.kind in right and not (set(r.failing) & right[r.kind]):
+        # a verifier that reads the answer with its own extract_output is refused as such
+        # (the contract's extraction is the only one: issue 22)
+        own = {"static"} if "def extract_output" in (CORPUS / f"{r.module}.py").read_text() \
+            else set()
+        if r.kind in right and not (set(r.failing) & (right[r.kind] | own)):
             wrong_reason[r.module] = r.failing
     assert not wrong_reason, wrong_reason
 

@@ -282,7 +282,7 @@ def test_an_alias_of_the_wrong_import_is_kept():
 
 def test_a_star_import_of_the_contract_becomes_the_names_used():
     code = bootcamp("        return solution == cls.reference_answer(identity)\n\n"
-                    "    @staticmethod\n    def extract_output(response):\n"
+                    "    @staticmethod\n    def last_block(response):\n"
                     "        return response.split(ANSWER_OPEN)[-1].split(ANSWER_CLOSE)[0]",
                     header="from synth.bootcamp import *\n")
     new, repairs = repair_source(code)
