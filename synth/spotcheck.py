@@ -118,7 +118,7 @@ def spot_check(name: str, code: str, class_name: str, rows: Sequence[dict[str, A
     order = list(range(len(items)))
     rng.shuffle(order)  # references and mutants interleaved, as any scoring stream
     with WorkerPool(code, size=1, backend=backend, class_name=class_name,
-                    label="synth-spot-check") as pool:
+                    label="synth-spot-check", recycle_after=10**9) as pool:
         got = pool.verify_many([items[j] for j in order])
     scores: dict[int, Any] = {}
     for j, res in zip(order, got, strict=True):

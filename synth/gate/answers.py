@@ -13,6 +13,7 @@ import json
 import math
 import random
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -595,7 +596,7 @@ def check_consistency(s: Suite) -> dict[str, Any]:
     if not s.scored:
         return result("skipped", "not run: nothing was scored")
     rng = s.rng
-    n = max(s.cfg.consistency_samples, WORKER_LIFE[1] + 32)
+    n = max(s.cfg.consistency_samples, WORKER_LIFE[1] + 64)
     wrong = [x for x in s.scored if x[2] < 1.0]
     right = [x for x in s.scored if x[2] >= 1.0]
     rng.shuffle(wrong)
@@ -615,7 +616,16 @@ def check_consistency(s: Suite) -> dict[str, Any]:
                 worded_answer(str(inner), rng))
         shaped.append((production_shape(response, rng, rng.choice(answers)), case, want))
         at_most.append(bool(worded))
-    items = [(response, json.loads(case)) for response, case, _ in shaped]
+    fresh, drawn = _fresh_traffic(s, rng)
+    # the gate's own pairs and fresh production cases, alternating
+    stream: list[tuple[str, str, float, str]] = []  # (response, case, want, kind)
+    for k in range(max(len(shaped), len(fresh))):
+        if k < len(shaped):
+            response, case, want = shaped[k]
+            stream.append((response, case, want, "worded" if at_most[k] else ""))
+        if k < len(fresh):
+            stream.append(fresh[k])
+    items = [(response, json.loads(case)) for response, case, _, _ in stream]
     try:
         with WorkerPool(s.source, size=1, backend=s.backend, call_timeout_s=s.cfg.call_max_s * 2,
                         class_name=str(s.info.get("class") or ""), recycle_after=10**9) as pool:
@@ -623,23 +633,78 @@ def check_consistency(s: Suite) -> dict[str, Any]:
     except Exception as exc:  # the pool could not start: the infrastructure, not the bootcamp
         return result("sandbox_error", f"could not start a scoring worker: {exc}")
     differ = []
-    for call, ((response, case, want), res, worded) in enumerate(
-            zip(shaped, got, at_most, strict=True), 1):
+    tried: dict[str, int] = {}
+    survived: dict[str, list[dict[str, Any]]] = {}
+    for call, ((response, case, want, tag), res) in enumerate(zip(stream, got, strict=True), 1):
+        if tag.startswith("fresh:") and tag != "fresh:reference":
+            if res.outcome is Outcome.PASSED and res.score is not None and res.score < 1.0:
+                tried[tag] = tried.get(tag, 0) + 1
+                continue
+            if res.outcome is Outcome.PASSED:
+                tried[tag] = tried.get(tag, 0) + 1
+                survived.setdefault(tag, []).append(
+                    {"call": call, "case": case[:400], "response": response[-300:],
+                     "under_the_gate": "a corrupted answer (the mutation check's rule)",
+                     "in_a_scoring_worker": res.score})
+                continue
+        worded = tag == "worded"
         if res.outcome is not Outcome.PASSED or res.score is None or (
                 res.score > want + 1e-9 if worded else abs(res.score - want) > 1e-9):
             differ.append({"call": call, "case": case[:400], "response": response[-300:],
                            "under_the_gate": want, "in_a_scoring_worker":
                            res.score if res.score is not None else f"{res.outcome.value}: "
                            f"{res.error[:200]}"})
+    for tag, found in survived.items():  # the mutation check's rule, on production's cases
+        if tried[tag] >= 3 and 2 * len(found) > tried[tag]:
+            differ += found
+    differ.sort(key=lambda d: int(str(d["call"])))
     if differ:
-        return result("failed", f"{len(differ)} of {len(shaped)} responses scored differently "
+        return result("failed", f"{len(differ)} of {len(stream)} responses scored differently "
                       "in a fresh scoring worker (production's traffic: wrong and right answers "
                       "alternating, model-shaped responses, a long-lived worker) than under the "
                       f"gate, first at call {differ[0]['call']}", finding="inconsistent_verifier",
                       examples=differ[:3])
-    return result("passed", f"{len(shaped)} responses ({len(wrong)} wrong and {len(right)} right "
-                  "ones, shaped as a model writes them) re-scored in one fresh long-lived "
-                  "scoring worker: same scores")
+    return result("passed", f"{len(stream)} responses ({len(wrong)} wrong and {len(right)} right "
+                  f"ones of the gate's, shaped as a model writes them, and {drawn} fresh cases "
+                  "drawn as export draws them, each with its reference and a corrupted answer) "
+                  "scored in one fresh long-lived scoring worker: same verdicts")
+
+
+def _fresh_traffic(s: Suite, rng: random.Random) -> tuple[list[tuple[str, str, float, str]], int]:
+    """Cases drawn as export draws them (a sampling process of its own, random 63-bit seeds,
+    every level in turn), as many as a production worker may score (more distinct cases than
+    the gate's own), within a few seconds; each gives its reference answer (1.0 expected) and
+    one corrupted answer of the mutation check's hard kinds in turn. (stream items, cases)"""
+    from synth.sampling import CaseSampler, SampleError
+    from synth.sandbox.pool import WORKER_LIFE
+
+    kinds = [k for k in MUTATION_KINDS if k not in SOFT_MUTATIONS]
+    out: list[tuple[str, str, float, str]] = []
+    drawn = 0
+    if s.intern:  # an InternBootcamp-style class: drawn by its own conventions, not export's
+        return out, drawn
+    deadline = time.perf_counter() + 4.0
+    try:
+        with CaseSampler(s.source, backend=s.backend, class_name=str(s.info.get("class") or ""),
+                         name="the candidate", recycle_after=10**9) as sampler:
+            levels = sampler.levels or ["default"]
+            while drawn < WORKER_LIFE[1] and time.perf_counter() < deadline:
+                specs = [(levels[(drawn + i) % len(levels)], rng.getrandbits(63))
+                         for i in range(64)]
+                for sample in sampler.sample(specs, answers=True):
+                    ref = sample.answer or ""
+                    out.append((BaseBootcamp.wrap_answer(ref), sample.case_text, 1.0,
+                                "fresh:reference"))
+                    kind = kinds[drawn % len(kinds)]
+                    bad = mutate(kind, ref, rng)
+                    if bad is not None and bad.strip() != ref.strip():
+                        out.append((BaseBootcamp.wrap_answer(bad), sample.case_text, 0.0,
+                                    "fresh:" + kind))
+                    drawn += 1
+    except (SampleError, OSError):
+        pass  # generation is judged by the generate check; the stream keeps what was drawn
+    rng.shuffle(out)
+    return out, drawn
 
 
 def check_contract(s: Suite) -> dict[str, Any]:

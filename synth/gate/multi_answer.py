@@ -40,7 +40,7 @@ __all__ = ["CASES", "CROSS_SHARE", "MIN_ACCEPTED", "defines_check_output", "inde
            "lenient_check_output", "probes"]
 
 #: cases probed, spread over the levels
-CASES = 40
+CASES = 120
 #: a reuse / outside / order probe accepted on this many cases is a finding
 MIN_ACCEPTED = 2
 #: other cases' answers (within the case's positions): a finding when accepted on more than

@@ -67,9 +67,10 @@ from synth.sandbox.methods import (
 __all__ = ["WORKER_LIFE", "VerifyResult", "WorkerPool", "pool_limits", "validate_score", "worker_life"]
 
 #: The calls a production worker serves before it is replaced, drawn anew for each worker:
-#: small and random, so that "honest for the first N calls" cannot outlast the gate, whose
-#: consistency worker is sent more calls than the top of this range (synth.gate.answers).
-WORKER_LIFE = (32, 96)
+#: random, and small enough that "honest for the first N calls" cannot outlast the gate, whose
+#: consistency worker is sent more calls than the top of this range (synth.gate.answers). Not
+#: smaller: a new worker costs ~80 ms of CPU (an import), ~0.1-0.4 ms per call over a life.
+WORKER_LIFE = (200, 800)
 
 
 def worker_life(recycle_after: int | tuple[int, int]) -> int:

@@ -25,15 +25,14 @@ from helpers import require_backend
 from sleepers.harness import CLASSES, Program, measure, programs
 
 PROGRAMS = programs()
-#: the programs measured on every backend: those whose production verdict holds today (the gate
-#: rejects them: single-turn bootcamps may not override extract_output); the others still
-#: escape (issue 22) and join when they no longer do
-MEASURED = [p for p in PROGRAMS
-            if p.name in {"shape_first_block", "shape_long_reasoning", "shape_prose_first"}]
-#: the programs measured on docker too (each class, both multi-turn programs; the three the
+#: the programs measured on every backend: all but the multi-turn step counter, which still
+#: escapes in episode replays and rollouts (issue 22 is open there: episode environments are
+#: not recycled and the gate has no reset/step-only stream; it joins when it no longer does)
+MEASURED = [p for p in PROGRAMS if p.name != "count_multiturn_steps"]
+#: the programs measured on docker too (each class, a multi-turn program; the three the
 #: gate rejects cost half a second each)
 DOCKER = frozenset({
-    "seed_case_checksum", "count_multiturn_steps", "shape_first_block", "shape_long_reasoning",
+    "seed_case_checksum", "count_pool_closure", "shape_first_block", "shape_long_reasoning",
     "shape_prose_first", "shape_sentence_answer", "env_hashseed_cases", "env_multiturn_hashseed",
 })
 #: one measurement (gate, export, reward, pool, filter, rollouts) stays under this

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from synth.gate import CheckConfig
 from synth.gate.corpus import GateJob, run_parallel
 from synth.gate.multi_answer import index_bound, probes
 from synth.gate.report import CheckReport
@@ -75,7 +76,11 @@ def _jobs() -> list[GateJob]:
 @pytest.fixture(scope="module")
 def reports(process_backend: Backend) -> dict[str, CheckReport]:
     out = {}
-    for done in run_parallel(_jobs(), process_backend, workers=4):
+    # fixed seeds: the reuse witness exists on a few cases in a hundred, so whether a random
+    # draw holds two of them varies (9 runs in 10 at random seeds, measured); this tests the
+    # probe, on cases known to hold the witness
+    config = CheckConfig(seed=20240611, main_hashseed=1, child_hashseed=2)
+    for done in run_parallel(_jobs(), process_backend, workers=4, config=config):
         assert done.report is not None, done.error
         out[done.job.name] = done.report
     return out
