@@ -673,7 +673,7 @@ def check_consistency(s: Suite) -> dict[str, Any]:
 def _fresh_traffic(s: Suite, rng: random.Random) -> tuple[list[tuple[str, str, float, str]], int]:
     """Cases drawn as export draws them (a sampling process of its own, random 63-bit seeds,
     every level in turn), as many as a production worker may score (more distinct cases than
-    the gate's own), within a few seconds; each gives its reference answer (1.0 expected) and
+    the gate's own), within 2 seconds; each gives its reference answer (1.0 expected) and
     one corrupted answer of the mutation check's hard kinds in turn. (stream items, cases)"""
     from synth.sampling import CaseSampler, SampleError
     from synth.sandbox.pool import WORKER_LIFE
@@ -683,7 +683,7 @@ def _fresh_traffic(s: Suite, rng: random.Random) -> tuple[list[tuple[str, str, f
     drawn = 0
     if s.intern:  # an InternBootcamp-style class: drawn by its own conventions, not export's
         return out, drawn
-    deadline = time.perf_counter() + 4.0
+    deadline = time.perf_counter() + 2.0
     try:
         with CaseSampler(s.source, backend=s.backend, class_name=str(s.info.get("class") or ""),
                          name="the candidate", recycle_after=10**9) as sampler:
