@@ -614,7 +614,10 @@ def check_consistency(s: Suite) -> dict[str, Any]:
         if worded:
             response = response[: response.rindex(ANSWER_OPEN)] + BaseBootcamp.wrap_answer(
                 worded_answer(str(inner), rng))
-        shaped.append((production_shape(response, rng, rng.choice(answers)), case, want))
+        model_like = production_shape(response, rng, rng.choice(answers))
+        if BaseBootcamp.extract_output(model_like) != BaseBootcamp.extract_output(response):
+            model_like = response  # e.g. an unclosed block: the earlier one would be read
+        shaped.append((model_like, case, want))
         at_most.append(bool(worded))
     fresh, drawn = _fresh_traffic(s, rng)
     # the gate's own pairs and fresh production cases, alternating
@@ -697,7 +700,7 @@ def _fresh_traffic(s: Suite, rng: random.Random) -> tuple[list[tuple[str, str, f
                                 "fresh:reference"))
                     kind = kinds[drawn % len(kinds)]
                     bad = mutate(kind, ref, rng)
-                    if bad is not None and bad.strip() != ref.strip():
+                    if bad is not None and bad.strip() != ref.strip() and not near(bad, ref):
                         out.append((BaseBootcamp.wrap_answer(bad), sample.case_text, 0.0,
                                     "fresh:" + kind))
                     drawn += 1

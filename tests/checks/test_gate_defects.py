@@ -42,16 +42,17 @@ DEFECTS: dict[str, tuple[str, CheckStatus, str, tuple[str, ...], frozenset[str]]
     # their level parameters change nothing, which the levels check now also says
     # ... and its one list is already sorted: copied from the prompt, it is the answer
     "constant_puzzle.py": ("diversity", FAILED, "distinct case", ("example",),
-                           frozenset({"levels", "mutation"})),
+                           frozenset({"levels", "mutation", "consistency"})),
     "constant_answer.py": ("diversity", FAILED, "same answer", ("answer",), frozenset({"levels"})),
     "reference_not_str.py": ("diversity", FAILED, "not a str", (), frozenset(
         {"prompt", "self_consistency"})),
     "empty_prompt.py": ("prompt", FAILED, "empty", ("case",), frozenset()),
     "prompt_leak.py": ("prompt", FAILED, "answer verbatim", ("answer", "prompt"), frozenset()),
+    # ... and the consistency check's fresh cases see their references scored below 1.0
     "wrong_reference.py": ("self_consistency", FAILED, "do not score 1.0",
-                           ("case", "reference_answer"), frozenset()),
+                           ("case", "reference_answer"), frozenset({"consistency"})),
     "lenient_verifier.py": ("mutation", FAILED, "accepts corrupted answers", ("survivors",),
-                            frozenset()),
+                            frozenset({"consistency"})),
     # the contract's extraction is the only one now: refused before it runs (issue 22)
     "wrap_hides_mutants.py": ("static", FAILED, "overrides wrap_answer", (),
                               frozenset({"load"})),
