@@ -32,6 +32,7 @@ from typing import Any
 from synth.sandbox.base import Backend, Limits, Outcome, SandboxUnavailableError
 from synth.sandbox.kit import canonical
 from synth.sandbox.methods import MethodServer, Reply, server_limits
+from synth.sandbox.pool import WORKER_LIFE, worker_life
 
 __all__ = [
     "DEFAULT_LEVEL",
@@ -205,8 +206,6 @@ class CaseSampler:
         label: str = "",
         recycle_after: int | tuple[int, int] | None = None,
     ) -> None:
-        from synth.sandbox.pool import WORKER_LIFE, worker_life
-
         self.name = name or "bootcamp"
         self.class_name = class_name
         self.call_limit_s = call_limit_s
@@ -271,8 +270,6 @@ class CaseSampler:
 
     def _recycle(self) -> None:
         """Replace the server by a fresh one (its handshake validated again)."""
-        from synth.sandbox.pool import worker_life
-
         self.server.close()
         self.server = MethodServer(self.code, **self._server_args)
         self.start()

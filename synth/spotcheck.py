@@ -9,7 +9,8 @@ process, young as every production worker is) what the gate asked:
 * the row is reproduced: the same (level, seed) gives the same identity;
 * the reference answer, in the answer tags, scores 1.0;
 * corrupted references (each of the gate's hard mutation kinds: a digit changed, a token
-  dropped or repeated, junk appended, the answer cut or emptied) score less than 1.0.
+  dropped or repeated, junk appended, the answer cut or emptied; none within a stated 0.1 %
+  tolerance: :func:`synth.gate.probes.hard_mutants`) score less than 1.0.
 
 References and mutants are sent in one shuffled stream, shaped as every other scoring request.
 A kind of corruption fails as in the gate's mutation check (tried at least 3 times, accepted
@@ -34,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from synth.bootcamp import BaseBootcamp
-from synth.gate.probes import MUTATION_KINDS, SOFT_MUTATIONS, mutate
+from synth.gate.probes import hard_mutants, mostly_accepted
 from synth.sampling import CaseSampler, SampleError
 from synth.sandbox.base import Backend, Outcome
 
@@ -43,7 +44,6 @@ __all__ = ["SPOT_MAX", "SPOT_MIN", "SPOT_RATE", "SpotCheck", "spot_check"]
 SPOT_RATE = 0.02
 SPOT_MIN = 6
 SPOT_MAX = 48
-HARD_KINDS = tuple(k for k in MUTATION_KINDS if k not in SOFT_MUTATIONS)
 
 
 @dataclass
@@ -109,10 +109,7 @@ def spot_check(name: str, code: str, class_name: str, rows: Sequence[dict[str, A
         identity = json.loads(sample.case_text)
         items.append((BaseBootcamp.wrap_answer(ref), identity))
         meta.append((i, "reference", ref))
-        for kind in HARD_KINDS:
-            bad = mutate(kind, ref, rng)
-            if bad is None or bad.strip() == ref.strip():
-                continue
+        for kind, bad in hard_mutants(ref, rng):
             items.append((BaseBootcamp.wrap_answer(bad), identity))
             meta.append((i, kind, bad))
     order = list(range(len(items)))
@@ -140,7 +137,7 @@ def spot_check(name: str, code: str, class_name: str, rows: Sequence[dict[str, A
                 survived.setdefault(kind, []).append(f"{_where(picked[i])}: {answer[:60]!r}")
     # the gate's rule (synth.gate.answers.check_mutation): a kind of corruption tried at least
     # 3 times and accepted more often than not
-    weak = [k for k, n in tried.items() if n >= 3 and 2 * len(survived.get(k, [])) > n]
+    weak = [k for k, n in tried.items() if mostly_accepted(n, len(survived.get(k, [])))]
     if weak:
         table = ", ".join(f"{k} {len(survived.get(k, []))}/{tried[k]}" for k in weak)
         shown = "; ".join(x for k in weak for x in survived[k][:2])

@@ -24,6 +24,8 @@ from synth.gate.probes import (
     SOFT_MUTATIONS,
     SOFT_SEMANTIC,
     garbage,
+    hard_mutants,
+    mostly_accepted,
     mutate,
     near,
     semantic_mutants,
@@ -156,7 +158,7 @@ def check_mutation(s: Suite) -> dict[str, Any]:
         return all(near(x["reference"], x["accepted"]) for x in found)
 
     def mostly(k: str) -> bool:
-        return tried.get(k, 0) >= 3 and len(survivors.get(k, [])) * 2 > tried[k]
+        return mostly_accepted(tried.get(k, 0), len(survivors.get(k, [])))
 
     # +1 and -1 on a number: a tolerance that accepts "off by one" accepts both directions; a
     # task with several right answers (move a point left and it may still be a right choice)
@@ -658,7 +660,7 @@ def check_consistency(s: Suite) -> dict[str, Any]:
                            res.score if res.score is not None else f"{res.outcome.value}: "
                            f"{res.error[:200]}"})
     for tag, found in survived.items():  # the mutation check's rule, on production's cases
-        if tried[tag] >= 3 and 2 * len(found) > tried[tag]:
+        if mostly_accepted(tried[tag], len(found)):
             differ += found
     differ.sort(key=lambda d: int(str(d["call"])))
     if differ:
@@ -681,7 +683,6 @@ def _fresh_traffic(s: Suite, rng: random.Random) -> tuple[list[tuple[str, str, f
     from synth.sampling import CaseSampler, SampleError
     from synth.sandbox.pool import WORKER_LIFE
 
-    kinds = [k for k in MUTATION_KINDS if k not in SOFT_MUTATIONS]
     out: list[tuple[str, str, float, str]] = []
     drawn = 0
     if s.intern:  # an InternBootcamp-style class: drawn by its own conventions, not export's
@@ -698,9 +699,9 @@ def _fresh_traffic(s: Suite, rng: random.Random) -> tuple[list[tuple[str, str, f
                     ref = sample.answer or ""
                     out.append((BaseBootcamp.wrap_answer(ref), sample.case_text, 1.0,
                                 "fresh:reference"))
-                    kind = kinds[drawn % len(kinds)]
-                    bad = mutate(kind, ref, rng)
-                    if bad is not None and bad.strip() != ref.strip() and not near(bad, ref):
+                    mutants = hard_mutants(ref, rng)
+                    if mutants:  # one per case, the kinds in turn
+                        kind, bad = mutants[drawn % len(mutants)]
                         out.append((BaseBootcamp.wrap_answer(bad), sample.case_text, 0.0,
                                     "fresh:" + kind))
                     drawn += 1

@@ -14,13 +14,16 @@ import string
 
 __all__ = [
     "CASE_TAGS",
+    "HARD_MUTATIONS",
     "HUGE",
     "MUTATION_KINDS",
     "SOFT_MUTATIONS",
     "SOFT_SEMANTIC",
     "case_answers",
     "garbage",
+    "hard_mutants",
     "is_number",
+    "mostly_accepted",
     "mutate",
     "near",
     "prompt_examples",
@@ -169,6 +172,31 @@ def near(answer: str, other: str, rel: float = 1e-3) -> bool:
         if abs(fx - fy) > rel * max(1.0, abs(fx), abs(fy)):
             return False
     return True
+
+
+#: the character-level kinds whose mutants must be wrong (``swap_tokens`` may reorder an
+#: order-free answer into another right one)
+HARD_MUTATIONS = tuple(k for k in MUTATION_KINDS if k not in SOFT_MUTATIONS)
+
+
+def hard_mutants(answer: str, rng: random.Random) -> list[tuple[str, str]]:
+    """(kind, mutant) for each hard kind that applies to ``answer``: a mutant that differs
+    from it beyond whitespace and lies outside the 0.1 % a task may state as its tolerance
+    (:func:`near`), so that a verifier must score it below 1.0. Production's audits (the
+    consistency check's fresh cases, the export's spot-check) ask these."""
+    out = []
+    for kind in HARD_MUTATIONS:
+        bad = mutate(kind, answer, rng)
+        if bad is not None and " ".join(bad.split()) != " ".join(answer.split()) \
+                and not near(answer, bad):
+            out.append((kind, bad))
+    return out
+
+
+def mostly_accepted(tried: int, accepted: int) -> bool:
+    """The mutation check's rule: a kind tried at least 3 times and accepted more often than
+    not is a finding (one accepted mutant may be another right answer)."""
+    return tried >= 3 and 2 * accepted > tried
 
 
 def _fmt_like(token: str, value: float) -> str:
