@@ -32,13 +32,12 @@ and ``.json`` (its sha256, origin, model, prompt version, every attempt), and
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
 import re
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from synth import compiled
 from synth.bootcamp import PROGRAM_MODULES
@@ -46,10 +45,10 @@ from synth.extract import _THINK_RE, MAX_CODE_CHARS, Extraction, _blocks, _parse
 from synth.gate import CheckReport
 from synth.gate.key import Voter, task_voters
 from synth.gate.programs import run_program
-from synth.llm import LLMFailure
 from synth.runs import RunConfig
-from synth.sandbox.base import Backend, SandboxUnavailableError
+from synth.sandbox.base import Backend
 from synth.tasks import TaskDescription
+from synth.workflow.judge_program import ProgramRequest, ask_for_program
 from synth.workflow.state import Candidate, Dispute, SolverInfo, TaskState, WorkflowContext
 
 __all__ = ["SOLVER_LABEL", "extract_solver", "outvoted", "record_fields", "solver_step",
@@ -305,78 +304,22 @@ async def solver_step(state: TaskState, ctx: WorkflowContext) -> dict[str, Any]:
 async def _generate(ctx: WorkflowContext, task: TaskDescription, rnd: int, reason: Reason,
                     current: SolverInfo | None, dispute: Dispute | None, several: bool
                     ) -> tuple[SolverInfo | None, dict[str, Any]]:
-    """Ask the judge model (at most :data:`ATTEMPTS` times); vet each reply; save the files."""
-    emit = ctx.run.events.emit
-    folder = ctx.run.candidate_dir(task.id)
-    spec = ctx.config.judge_spec
+    """Ask the judge model for a solver (:func:`~synth.workflow.judge_program.ask_for_program`)."""
     examples = _examples(task)
-    attempts: list[dict[str, Any]] = []
-    problem: str | None = None
-    rejected: str | None = None
-    version = ""
-    for attempt in range(ATTEMPTS):
-        text, version = ctx.prompts.render(
-            "key_solver.j2", task_text=compiled.task_text(task),
-            examples=[{"input": i, "output": o} for i, o in examples], several=several,
-            previous=(current or {}).get("code") if reason == "argued" else None,
-            rejected=rejected, problem=problem, dispute=dispute,
-            modules=sorted(PROGRAM_MODULES))
-        try:
-            res = await ctx.llm.complete("judge", [{"role": "user", "content": text}],
-                                         tag=f"{task.id}|key_solver|{rnd}|{attempt}",
-                                         prompt_version=version)
-        except LLMFailure as exc:
-            problem = f"the model call failed: llm_{exc.kind}: {exc.message[:300]}"
-            attempts.append({"attempt": attempt, "problem": problem})
-            emit("key", task.id, action="solver_rejected", round=rnd, reason=reason,
-                 attempt=attempt, problem=problem)
-            continue
-        ex = extract_solver(res.text, res.finish_reason)
-        code = ex.code
-        if code is None:
-            problem = ex.detail
-        else:
-            async with ctx.sandbox_slots:
-                try:
-                    problem = await asyncio.to_thread(vet_solver, code, examples, several,
-                                                      ctx.backend)
-                except SandboxUnavailableError as exc:
-                    problem = f"the sandbox is unavailable: {exc}"[:500]
-        sha = hashlib.sha256(code.encode()).hexdigest() if code else None
-        attempts.append({"attempt": attempt, "sha256": sha, "problem": problem})
-        if problem is None and code is not None and sha is not None:
-            (folder / f"key_solver_round_{rnd}.py").write_text(code, encoding="utf-8")
-            (folder / "key_solver.py").write_text(code, encoding="utf-8")
-            info = SolverInfo(code=code, sha256=sha, round=rnd, origin=reason,
-                              generation=int((current or {}).get("generation", 0)) + 1,
-                              path=str((folder / "key_solver.py").relative_to(ctx.run.root)),
-                              model=spec.model, prompt_version=version)
-            log = {**{k: v for k, v in info.items() if k != "code"}, "task": task.id,
-                   "attempts": attempts, "status": "ready", "examples": len(examples),
-                   "several_outputs": several, "replaces": (current or {}).get("sha256")}
-            ctx.run.write_json(str((folder / f"key_solver_round_{rnd}.json")
-                                   .relative_to(ctx.run.root)), log)
-            emit("key", task.id, action="solver_generated", round=rnd, reason=reason,
-                 solver_sha256=sha, path=info["path"], attempts=len(attempts), model=spec.model)
-            return info, log
-        if code is not None:
-            (folder / f"key_solver_round_{rnd}.rejected_{attempt}.py").write_text(
-                code, encoding="utf-8")
-            rejected = code
-        emit("key", task.id, action="solver_rejected", round=rnd, reason=reason,
-             attempt=attempt, solver_sha256=sha, problem=(problem or "")[:500])
-    kept = (current or {}).get("sha256")
-    log = {"task": task.id, "round": rnd, "origin": reason, "status": "gave_up",
-           "attempts": attempts, "model": spec.model, "prompt_version": version, "kept": kept}
-    ctx.run.write_json(str((folder / f"key_solver_round_{rnd}.json").relative_to(ctx.run.root)),
-                       log)
-    emit("key", task.id, action="solver_gave_up", round=rnd, reason=reason,
-         attempts=len(attempts), problem=(problem or "")[:500], kept=kept,
-         warning=("the judge model gave no usable solver: " + (
-             f"the earlier solver {kept[:12]} stays" if kept else
-             "the answer key has no second voter (such a bootcamp is not committed unless "
-             "--allow-unverified-key)")))
-    return None, log
+    req = ProgramRequest(
+        kind="key", stem="key_solver", tag="key_solver", template="key_solver.j2",
+        context={"task_text": compiled.task_text(task),
+                 "examples": [{"input": i, "output": o} for i, o in examples],
+                 "several": several, "modules": sorted(PROGRAM_MODULES)},
+        extract=extract_solver,
+        vet=lambda code: vet_solver(code, examples, several, ctx.backend),
+        sha_field="solver_sha256",
+        actions=("solver_rejected", "solver_generated", "solver_gave_up"),
+        gave_up=("solver", "the answer key has no second voter (such a bootcamp is not "
+                 "committed unless --allow-unverified-key)"),
+        examples=len(examples), log_extra={"several_outputs": several}, attempts=ATTEMPTS)
+    info, log = await ask_for_program(ctx, task, rnd, reason, current, dispute, req)
+    return cast("SolverInfo | None", info), log
 
 
 # -- the library record ------------------------------------------------------------------------

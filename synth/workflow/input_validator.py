@@ -27,20 +27,18 @@ model, prompt version, every attempt) and ``validator_round_<k>.rejected_<j>.py`
 
 from __future__ import annotations
 
-import asyncio
-import hashlib
 import re
 import time
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from synth import compiled
 from synth.extract import _THINK_RE, MAX_CODE_CHARS, Extraction, _blocks, _parses
 from synth.gate.calls import Failure
 from synth.gate.validator import broken, examples_rejected, static_problems
-from synth.llm import LLMFailure
 from synth.sandbox.base import Backend, SandboxUnavailableError
 from synth.sandbox.static import ALLOWED_IMPORTS
 from synth.tasks import TaskDescription
+from synth.workflow.judge_program import ProgramRequest, ask_for_program
 from synth.workflow.state import Candidate, Dispute, TaskState, ValidatorInfo, WorkflowContext
 
 __all__ = ["applies", "extract_validator", "validator_step", "vet_validator"]
@@ -161,78 +159,21 @@ async def validator_step(state: TaskState, ctx: WorkflowContext) -> dict[str, An
 async def _generate(ctx: WorkflowContext, task: TaskDescription, rnd: int, reason: Reason,
                     current: ValidatorInfo | None, dispute: Dispute | None
                     ) -> tuple[ValidatorInfo | None, dict[str, Any]]:
-    """Ask the judge model (at most :data:`ATTEMPTS` times); vet each reply; save the files."""
-    emit = ctx.run.events.emit
-    folder = ctx.run.candidate_dir(task.id)
-    spec = ctx.config.judge_spec
+    """Ask the judge model for a validator (:func:`~synth.workflow.judge_program.ask_for_program`)."""
     examples = [e.input for e in task.examples]
-    text_of_task = compiled.task_text(task)
-    attempts: list[dict[str, Any]] = []
-    problem: str | None = None
-    rejected: str | None = None
-    version = ""
-    for attempt in range(ATTEMPTS):
-        text, version = ctx.prompts.render(
-            "validator.j2", task_text=text_of_task, examples=examples,
-            previous=(current or {}).get("code") if reason == "argued" else None,
-            rejected=rejected, problem=problem, dispute=dispute,
-            allowed_imports=sorted(ALLOWED_IMPORTS - {"__future__"}),
-        )
-        try:
-            res = await ctx.llm.complete("judge", [{"role": "user", "content": text}],
-                                         tag=f"{task.id}|validator|{rnd}|{attempt}",
-                                         prompt_version=version)
-        except LLMFailure as exc:
-            problem = f"the model call failed: llm_{exc.kind}: {exc.message[:300]}"
-            attempts.append({"attempt": attempt, "problem": problem})
-            emit("validator", task.id, action="attempt_rejected", round=rnd, reason=reason,
-                 attempt=attempt, problem=problem)
-            continue
-        ex = extract_validator(res.text, res.finish_reason)
-        code = ex.code
-        if code is None:
-            problem = ex.detail
-        else:
-            async with ctx.sandbox_slots:
-                problem = await asyncio.to_thread(vet_validator, code, examples, ctx.backend)
-        sha = hashlib.sha256(code.encode()).hexdigest() if code else None
-        attempts.append({"attempt": attempt, "sha256": sha, "problem": problem})
-        if problem is None and code is not None and sha is not None:
-            (folder / f"validator_round_{rnd}.py").write_text(code, encoding="utf-8")
-            (folder / "validator.py").write_text(code, encoding="utf-8")
-            path = folder / "validator.py"
-            info = ValidatorInfo(
-                code=code, sha256=sha, round=rnd, origin=reason,
-                generation=int((current or {}).get("generation", 0)) + 1,
-                path=str(path.relative_to(ctx.run.root)), model=spec.model,
-                prompt_version=version)
-            log = {**{k: v for k, v in info.items() if k != "code"}, "task": task.id,
-                   "attempts": attempts, "status": "ready", "examples": len(examples),
-                   "dispute": dict(dispute) if dispute else None,
-                   "replaces": (current or {}).get("sha256")}
-            ctx.run.write_json(str((folder / f"validator_round_{rnd}.json")
-                                   .relative_to(ctx.run.root)), log)
-            emit("validator", task.id, action="generated", round=rnd, reason=reason,
-                 validator_sha256=sha, path=info["path"], attempts=len(attempts),
-                 model=spec.model, examples_accepted=len(examples))
-            return info, log
-        if code is not None:
-            (folder / f"validator_round_{rnd}.rejected_{attempt}.py").write_text(
-                code, encoding="utf-8")
-            rejected = code
-        emit("validator", task.id, action="attempt_rejected", round=rnd, reason=reason,
-             attempt=attempt, validator_sha256=sha, problem=(problem or "")[:500])
-    kept = (current or {}).get("sha256")
-    log = {"task": task.id, "round": rnd, "origin": reason, "status": "gave_up",
-           "attempts": attempts, "model": spec.model, "prompt_version": version, "kept": kept}
-    ctx.run.write_json(str((folder / f"validator_round_{rnd}.json").relative_to(ctx.run.root)), log)
-    emit("validator", task.id, action="gave_up", round=rnd, reason=reason,
-         attempts=len(attempts), problem=(problem or "")[:500], kept=kept,
-         warning=("the judge model gave no usable input validator: " + (
-             f"the earlier validator {kept[:12]} stays" if kept else
-             "the task goes on WITHOUT an input validator (generated inputs are checked "
-             "against the statement's derived rules only)")))
-    return None, log
+    req = ProgramRequest(
+        kind="validator", stem="validator", tag="validator", template="validator.j2",
+        context={"task_text": compiled.task_text(task), "examples": examples,
+                 "allowed_imports": sorted(ALLOWED_IMPORTS - {"__future__"})},
+        extract=extract_validator,
+        vet=lambda code: vet_validator(code, examples, ctx.backend),
+        sha_field="validator_sha256", actions=("attempt_rejected", "generated", "gave_up"),
+        gave_up=("input validator", "the task goes on WITHOUT an input validator (generated "
+                 "inputs are checked against the statement's derived rules only)"),
+        examples=len(examples), log_extra={"dispute": dict(dispute) if dispute else None},
+        event_extra={"examples_accepted": len(examples)}, attempts=ATTEMPTS)
+    info, log = await ask_for_program(ctx, task, rnd, reason, current, dispute, req)
+    return cast("ValidatorInfo | None", info), log
 
 
 # -- the check, revise and commit nodes' parts -------------------------------------------------

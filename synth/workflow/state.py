@@ -75,32 +75,27 @@ class CheckerInfo(TypedDict, total=False):
     prompt_version: str
 
 
-class ValidatorInfo(TypedDict, total=False):
+class JudgeProgramInfo(TypedDict, total=False):
+    """A program the judge role wrote, in use (:mod:`synth.workflow.judge_program`)."""
+
+    code: str
+    sha256: str
+    round: int  # written before this round's check
+    origin: Literal["initial", "argued"]
+    generation: int  # 1 for the first program of its kind for the task, +1 per rewrite
+    path: str  # relative to the run folder
+    model: str
+    prompt_version: str
+
+
+class ValidatorInfo(JudgeProgramInfo, total=False):
     """The input validator in use (``validate(stdin) -> None | str``, written by the judge role
     from the statement and its example inputs)."""
 
-    code: str
-    sha256: str
-    round: int  # written before this round's check
-    origin: Literal["initial", "argued"]
-    generation: int  # 1 for the first validator of the task, +1 per rewrite
-    path: str  # relative to the run folder
-    model: str
-    prompt_version: str
 
-
-class SolverInfo(TypedDict, total=False):
+class SolverInfo(JudgeProgramInfo, total=False):
     """The judge role's solver program in use: a second voter on a compiled task's answer key
     when the task has no other independent solution (:mod:`synth.workflow.answer_key`)."""
-
-    code: str
-    sha256: str
-    round: int  # written before this round's check
-    origin: Literal["initial", "argued"]
-    generation: int  # 1 for the first solver of the task, +1 per rewrite
-    path: str  # relative to the run folder
-    model: str
-    prompt_version: str
 
 
 class Dispute(TypedDict, total=False):
