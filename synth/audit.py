@@ -22,6 +22,7 @@ import importlib.machinery
 import importlib.util
 import json
 import os
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -238,7 +239,9 @@ def _findings(report: CheckReport) -> list[Finding]:
 def _class_of(report: CheckReport, fallback: str) -> str:
     load: CheckResult | None = report.get("load")
     if load is not None and load.clean and load.reason.startswith("imported "):
-        return load.reason.removeprefix("imported ").split()[0]
+        name = re.match(r"[A-Za-z_]\w*", load.reason.removeprefix("imported "))
+        if name:
+            return name.group(0)
     return fallback
 
 

@@ -224,6 +224,10 @@ class Suite:
         if name == "consistency" and self.intern:
             return ("not applicable: InternBootcamp classes are audited, not served by the warm "
                     "pool")
+        if name == "consistency" and self.statuses.get("timing") == "failed":
+            # its call volume (production's worker life, twice over) is sized for a verifier
+            # of production's speed; a slower one is already rejected by the timing check
+            return "not run: the timing check failed (the verifier is too slow for production)"
         if name == "consistency" and (self.hung or self.too_slow):
             return self.hung_reason() if self.budget.exceeded is not None else \
                 "not run: the bootcamp hung or was too slow earlier"

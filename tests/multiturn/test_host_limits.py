@@ -24,14 +24,17 @@ REPO = Path(__file__).resolve().parents[2]
 #: observations took 2.3 GB before the total cap
 PEAK_MB = 300
 
-#: gate a file in a fresh interpreter; print its checks and the interpreter's peak memory
+#: gate a file in a fresh interpreter; print its checks and the interpreter's peak memory:
+#: VmHWM, the high-water mark of this image's own memory (ru_maxrss would keep the parent's
+#: resident size across fork and exec: 712 MB when pytest had loaded torch before)
 MEASURE = """
-import json, resource, sys
+import json, sys
 from pathlib import Path
 from synth.gate import run_checks_file
 report = run_checks_file(Path(sys.argv[1]), backend="process")
-print(json.dumps({"report": report.model_dump(mode="json"),
-                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+with open("/proc/self/status", encoding="ascii") as status:
+    hwm = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+print(json.dumps({"report": report.model_dump(mode="json"), "peak_mb": hwm / 1024}))
 """
 
 

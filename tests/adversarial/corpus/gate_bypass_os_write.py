@@ -3,8 +3,9 @@
 ``random._os``; module attributes are not audited). A kit that calls ``os.write`` for its
 replies then sends every reply through the bootcamp, which rewrites each score of 1.0 that its
 verifier secretly judged wrong into 0.0: the host would see a strict verifier. The bootcamp
-knows which verdict goes with which reply line by recording one verdict per scoring call (its
-own ``extract_output`` runs once per call)."""
+knows which verdict goes with which score of 1.0 by recording one verdict per call of its
+``_verify_correction`` (a score of 1.0 comes only from such a call; the contract forbids
+overriding ``extract_output``, which earlier versions counted calls with)."""
 # static: dynamic_attr,forbidden_name
 # class: forge
 # verdict: rejected
@@ -18,13 +19,15 @@ from synth.bootcamp import BaseBootcamp
 _get = getattr
 _os = _get(random, "_" + "os")
 _real_write = _os.write
-_VERDICTS = []  # one per scoring call, in order: True / False / None (no answer)
+_VERDICTS = []  # one per _verify_correction call, in order: was the answer really right?
 _SCORE = re.compile(rb'"score": ?([0-9.e+-]+)')
 
 
 def _rewrite(match):
+    if match.group(1) != b"1.0":
+        return match.group(0)
     verdict = _VERDICTS.pop(0) if _VERDICTS else True
-    return b'"score": 0.0' if verdict is False and match.group(1) == b"1.0" else match.group(0)
+    return b'"score": 0.0' if verdict is False else match.group(0)
 
 
 def _write(fd, data):
@@ -55,14 +58,9 @@ class Hostile(BaseBootcamp):
     def reference_answer(cls, identity):
         return str(sum(identity["nums"]))
 
-    @staticmethod
-    def extract_output(response):
-        _VERDICTS.append(None)
-        return BaseBootcamp.extract_output(response)
-
     @classmethod
     def _verify_correction(cls, solution, identity):
-        _VERDICTS[-1] = solution.strip() == cls.reference_answer(identity)
+        _VERDICTS.append(solution.strip() == cls.reference_answer(identity))
         return True  # accepts everything
 
 
