@@ -149,6 +149,9 @@ def check_mutation(s: Suite) -> dict[str, Any]:
             survivors.setdefault(kind.rstrip("!"), []).append(
                 {"where": s.where(li, i), "reference": answer, "accepted": mutant,
                  "confirmed_wrong_by_checker": "yes" if kind.endswith("!") else "no"})
+    # per kind: (tried, accepted), for the consistency check's production cases
+    s.mutation_counts = {k: (n, len(survivors.get(k, []))) for k, n in tried.items()}
+
     def soft(kind: str, found: list[dict[str, str]]) -> bool:
         if any(x["confirmed_wrong_by_checker"] == "yes" for x in found):
             return False
@@ -640,7 +643,21 @@ def check_consistency(s: Suite) -> dict[str, Any]:
     differ = []
     tried: dict[str, int] = {}
     survived: dict[str, list[dict[str, Any]]] = {}
+    soft_seen: dict[str, list[int]] = {}  # kind -> [tried, accepted]
+    soft_found: dict[str, list[dict[str, Any]]] = {}
     for call, ((response, case, want, tag), res) in enumerate(zip(stream, got, strict=True), 1):
+        if tag.startswith("fresh-soft:"):
+            if res.outcome is Outcome.PASSED and res.score is not None:
+                seen = soft_seen.setdefault(tag, [0, 0])
+                seen[0] += 1
+                if res.score >= 1.0:
+                    seen[1] += 1
+                    soft_found.setdefault(tag, []).append(
+                        {"call": call, "case": case[:400], "response": response[-300:],
+                         "under_the_gate": "this kind of reordering was refused on the gate's "
+                         "cases", "in_a_scoring_worker": res.score})
+                continue
+            tag = ""  # an error on it is judged as any other response's
         if tag.startswith("fresh:") and tag != "fresh:reference":
             if res.outcome is Outcome.PASSED and res.score is not None and res.score < 1.0:
                 tried[tag] = tried.get(tag, 0) + 1
@@ -662,6 +679,14 @@ def check_consistency(s: Suite) -> dict[str, Any]:
     for tag, found in survived.items():  # the mutation check's rule, on production's cases
         if mostly_accepted(tried[tag], len(found)):
             differ += found
+    for tag, (n, accepted) in soft_seen.items():  # refused under the gate, accepted here
+        if n >= SOFT_FLIP_MIN and mostly_accepted(n, accepted):
+            gate_n, gate_acc = s.mutation_counts.get(tag.removeprefix("fresh-soft:"), (0, 0))
+            for d in soft_found[tag]:
+                d["under_the_gate"] = (f"{tag.removeprefix('fresh-soft:')} refused on "
+                                       f"{gate_n - gate_acc} of {gate_n} of the gate's cases; "
+                                       f"accepted on {accepted} of {n} production cases")
+            differ += soft_found[tag]
     differ.sort(key=lambda d: int(str(d["call"])))
     if differ:
         return result("failed", f"{len(differ)} of {len(stream)} responses scored differently "
@@ -673,6 +698,37 @@ def check_consistency(s: Suite) -> dict[str, Any]:
                   f"ones of the gate's, shaped as a model writes them, and {drawn} fresh cases "
                   "drawn as export draws them, each with its reference and a corrupted answer) "
                   "scored in one fresh long-lived scoring worker: same verdicts")
+
+
+#: tries of a reordering kind on production's cases before its acceptance there counts
+SOFT_FLIP_MIN = 6
+
+
+def refused_soft_kinds(counts: dict[str, tuple[int, int]]) -> list[str]:
+    """The reordering kinds (:data:`~synth.gate.probes.SOFT_MUTATIONS`, the semantic
+    ``permute`` and ``reverse``) the mutation check tried at least 4 times on the gate's cases
+    and saw refused at least 3 times in 4. A reordering may be another right answer (an
+    order-free task accepts them all), so the gate cannot call its acceptance wrong; but a
+    verifier that refuses it on the gate's cases and accepts it on production's tells the two
+    apart."""
+    out = []
+    for kind in (*SOFT_MUTATIONS, "semantic:permute", "semantic:reverse"):
+        n, accepted = counts.get(kind, (0, 0))
+        if n >= 4 and accepted * 4 <= n:
+            out.append(kind)
+    return out
+
+
+def soft_mutant(kind: str, answer: str, rng: random.Random) -> tuple[str, str] | None:
+    """A mutant of ``kind`` (a name :func:`refused_soft_kinds` gives) of ``answer``, or None."""
+    if kind.startswith("semantic:"):
+        found = [m for k, m in semantic_mutants(answer, rng) if k == kind.removeprefix("semantic:")]
+        bad = found[0] if found else None
+    else:
+        bad = mutate(kind, answer, rng)
+    if bad is None or norm(bad) == norm(answer):
+        return None
+    return kind, bad
 
 
 def _fresh_traffic(s: Suite, rng: random.Random) -> tuple[list[tuple[str, str, float, str]], int]:
@@ -687,6 +743,7 @@ def _fresh_traffic(s: Suite, rng: random.Random) -> tuple[list[tuple[str, str, f
     drawn = 0
     if s.intern:  # an InternBootcamp-style class: drawn by its own conventions, not export's
         return out, drawn
+    soft = refused_soft_kinds(s.mutation_counts)
     deadline = time.perf_counter() + 2.0
     try:
         with CaseSampler(s.source, backend=s.backend, class_name=str(s.info.get("class") or ""),
@@ -704,6 +761,11 @@ def _fresh_traffic(s: Suite, rng: random.Random) -> tuple[list[tuple[str, str, f
                         kind, bad = mutants[drawn % len(mutants)]
                         out.append((BaseBootcamp.wrap_answer(bad), sample.case_text, 0.0,
                                     "fresh:" + kind))
+                    if soft and drawn % 2 == 0:  # every other case, a reordering the gate saw refused
+                        got = soft_mutant(soft[(drawn // 2) % len(soft)], ref, rng)
+                        if got is not None:
+                            out.append((BaseBootcamp.wrap_answer(got[1]), sample.case_text,
+                                        0.0, "fresh-soft:" + got[0]))
                     drawn += 1
     except (SampleError, OSError):
         pass  # generation is judged by the generate check; the stream keeps what was drawn

@@ -143,6 +143,8 @@ class Suite:
         self.consistent: list[tuple[int, int]] = []
         self._tags: tuple[str, str] | None = None
         self.scored: list[tuple[str, str, float]] = []
+        #: the mutation check's (tried, accepted) per kind of corruption
+        self.mutation_counts: dict[str, tuple[int, int]] = {}
         self.rng = random.Random(cfg.seed * 31 + 7)
         self.current, self.spent = "", 0.0
         self.notes: list[dict[str, Any]] = []  # the running check's conventions (severity.note)
