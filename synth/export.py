@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -50,6 +50,9 @@ from synth.sandbox import get_backend
 from synth.sandbox.base import Backend
 from synth.sandbox.kit import derive_seed
 from synth.utf8 import describe, find_unencodable
+
+if TYPE_CHECKING:
+    from synth.spotcheck import PlannedSpotCheck
 
 Split = Literal["train", "test"]
 SPLITS: tuple[Split, Split] = ("test", "train")  # generation order: test first
@@ -200,7 +203,8 @@ class _Servers:
     bootcamp no thread serves (starting that bootcamp's server); else the oldest task of all
     (a second server for a busy bootcamp)."""
 
-    def __init__(self, cfg: ExportConfig, backend: Backend, sources: dict[str, _Source]) -> None:
+    def __init__(self, cfg: ExportConfig, backend: Backend, sources: dict[str, _Source],
+                 planned: dict[str, PlannedSpotCheck] | None = None) -> None:
         self.cfg = cfg
         self.backend = backend
         self.sources = sources
@@ -209,6 +213,8 @@ class _Servers:
         self.closing = False
         self.serving: dict[int, str] = {}
         self.started = 0
+        #: bootcamp -> its spot-check, told the reference answers of its picked rows
+        self.planned: dict[str, PlannedSpotCheck] = planned or {}
         self.threads = [threading.Thread(target=self._serve, args=(i,), daemon=True,
                                          name=f"export-server-{i}") for i in range(cfg.workers)]
         for t in self.threads:
@@ -311,6 +317,19 @@ class _Servers:
                 where = f"row {split}[{task.start + exc.position}] (level {exc.level}, seed {exc.seed})"
             raise ExportError(f"bootcamp {name!r} failed on {where}: {exc.message}",
                               exc.traceback) from None
+        planned = self.planned.get(name)
+        wanted = planned.wanted(split, indices) if planned is not None else []
+        if planned is not None and wanted:  # the spot-check's rows: their reference answers
+            at = [i - task.start for i in wanted]
+            try:
+                again = sampler.sample([specs[k] for k in at], answers=True)
+            except SampleError as exc:
+                for i, k in zip(wanted, at, strict=True):
+                    planned.fail(split, i, specs[k][0], exc.message)
+            else:
+                for i, k, sm in zip(wanted, at, again, strict=True):
+                    planned.offer(split, i, sm.level, sm.seed, samples[k].case_text,
+                                  sm.case_text, sm.answer or "", sm.max_turns is not None)
         return [make_row(name, split, i, s) for i, s in zip(indices, samples, strict=True)]
 
 
@@ -519,7 +538,11 @@ def export(
         split: progress(split, target * len(names)) if progress else _noop
         for split, target in (("test", cfg.test_per_bootcamp), ("train", cfg.per_bootcamp))
     }
-    servers = _Servers(cfg, backend, sources)
+    from synth.spotcheck import run_in_background  # the gate's probes, only when exporting
+
+    planned = _plan_spot_checks(cfg, sources, backend)
+    auditing = run_in_background(list(planned.values())) if planned else None
+    servers = _Servers(cfg, backend, sources, planned)
     camps = [_Bootcamp(n, cfg, stats[n], advance) for n in names]
     try:
         for camp in camps:
@@ -533,9 +556,15 @@ def export(
                 head = camp.head
                 if head is not None and head.done():
                     camp.consume(servers)
+    except BaseException:
+        for check in planned.values():
+            check.cancelled.set()
+        raise
     finally:
         servers.close()
-    quarantined, checked, spot_s = _spot_check(cfg, lib, sources, camps, backend)
+        if auditing is not None:
+            auditing.join()  # no audit outlives the export, whatever happened
+    quarantined, checked, spot_s = _spot_check(lib, camps, planned)
     camps = [c for c in camps if c.name not in quarantined]
     splits = {split: [row for c in camps for row in c.out[split]] for split in ("train", "test")}
     table = None
@@ -575,24 +604,32 @@ def export(
     )
 
 
-def _spot_check(cfg: ExportConfig, lib: Library, sources: dict[str, _Source],
-                camps: list[_Bootcamp], backend: Backend) -> tuple[dict[str, str], int, float]:
-    """Each bootcamp's rows spot-checked in fresh workers (:mod:`synth.spotcheck`); one that
-    fails is quarantined in the library, its finding logged. (quarantined, rows, seconds)"""
-    from synth.spotcheck import spot_check
+def _plan_spot_checks(cfg: ExportConfig, sources: dict[str, _Source],
+                      backend: Backend) -> dict[str, PlannedSpotCheck]:
+    """Each bootcamp's spot-check (:mod:`synth.spotcheck`), planned before its rows exist."""
+    from synth.spotcheck import PlannedSpotCheck
 
     if not cfg.spot_check:
-        return {}, 0, 0.0
-    t0 = time.perf_counter()
+        return {}
+    targets = {"test": cfg.test_per_bootcamp, "train": cfg.per_bootcamp}
+    return {name: PlannedSpotCheck(name, src.code, src.class_name, backend, targets)
+            for name, src in sources.items()}
+
+
+def _spot_check(lib: Library, camps: list[_Bootcamp],
+                planned: dict[str, PlannedSpotCheck]) -> tuple[dict[str, str], int, float]:
+    """Each bootcamp's spot-check compared with its rows; one that fails is quarantined in the
+    library, its finding logged. (quarantined, rows checked, seconds the audits took)"""
     quarantined: dict[str, str] = {}
-    checked = 0
+    checked, spent = 0, 0.0
     for camp in camps:
-        src = sources[camp.name]
-        rows = camp.out["test"] + camp.out["train"]
-        found = spot_check(camp.name, src.code, src.class_name, rows, backend)
+        if camp.name not in planned:
+            continue
+        found = planned[camp.name].result(camp.out["test"] + camp.out["train"])
         checked += found.checked
+        spent += found.elapsed_s
         if not found.ok:
             quarantined[camp.name] = found.reason
             log.error("synth export: bootcamp %r quarantined: %s", camp.name, found.reason)
             lib.set_status(camp.name, "quarantined", found.reason[:2000])
-    return quarantined, checked, time.perf_counter() - t0
+    return quarantined, checked, spent
