@@ -44,6 +44,7 @@ extra: ``pip install 'bootcamp-synth[ray]'``. Ray Data leaves its own detached a
 
 from __future__ import annotations
 
+import logging
 import shutil
 import time
 import uuid
@@ -70,6 +71,8 @@ from synth.export import (
 from synth.library import Library
 from synth.sampling import DEFAULT_LEVEL, CaseSampler, Sample, SampleError
 from synth.sandbox import SandboxUnavailableError, get_backend
+
+log = logging.getLogger("synth.export")
 
 __all__ = ["TASK_CHUNKS", "RayExportSummary", "RayUnavailableError", "export_ray"]
 
@@ -469,6 +472,8 @@ def _run(ray: Any, cfg: ExportConfig, lib: Library, sources: dict[str, _Source],
         _cancel(ray, submitted)
         raise
     metas = ray.get([c.meta for c in submitted])
+    quarantined, checked, spot_s = _spot_check(ray, cfg, lib, sources, camps)
+    camps = [c for c in camps if c.name not in quarantined]
     plan = _plan(lib, camps, cfg)
     blocks: dict[str, list[tuple[int, Any, Any]]] = {"test": [], "train": []}
     for split in SPLITS:
@@ -490,8 +495,47 @@ def _run(ray: Any, cfg: ExportConfig, lib: Library, sources: dict[str, _Source],
         servers_started=len(submitted), curriculum=plan.table,
         address=str(ray.get_runtime_context().gcs_address), tasks=len(submitted),
         task_nodes=dict(Counter(m["node"] for m in metas)), block_nodes=dict(block_nodes),
-        shards=shards,
+        shards=shards, quarantined=quarantined, spot_checked=checked,
+        spot_check_s=round(spot_s, 3),
     )
+
+
+def _spot_check(ray: Any, cfg: ExportConfig, lib: Library, sources: dict[str, _Source],
+                camps: list[_Camp]) -> tuple[dict[str, str], int, float]:
+    """The local export's spot-check (:func:`synth.spotcheck.spot_check`) on each bootcamp's
+    surviving rows, run by the driver: the rows to audit are picked among the survivors,
+    only the chunks holding them are fetched from the object store. A bootcamp that fails
+    is quarantined in the library and its rows are left out. (quarantined, rows, seconds)"""
+    import random
+    import secrets
+
+    from synth.spotcheck import sample_size, spot_check
+
+    if not cfg.spot_check:
+        return {}, 0, 0.0
+    t0 = time.perf_counter()
+    rng = random.Random(secrets.randbits(64))
+    quarantined: dict[str, str] = {}
+    checked = 0
+    for camp in camps:
+        survivors = [(chunk, pos) for split in SPLITS for chunk in camp.kept[split]
+                     for pos, _ in chunk.picks]
+        if not survivors:
+            continue
+        chosen = rng.sample(survivors, sample_size(len(survivors)))
+        chunks = list({id(chunk): chunk for chunk, _ in chosen}.values())
+        fetched = dict(zip((id(c) for c in chunks), ray.get([c.rows for c in chunks]),
+                           strict=True))
+        rows = [fetched[id(chunk)][pos] for chunk, pos in chosen]
+        src = sources[camp.name]
+        found = spot_check(camp.name, src.code, src.class_name, rows, cfg.sandbox, rng,
+                           k=len(rows))
+        checked += found.checked
+        if not found.ok:
+            quarantined[camp.name] = found.reason
+            log.error("synth export: bootcamp %r quarantined: %s", camp.name, found.reason)
+            lib.set_status(camp.name, "quarantined", found.reason[:2000])
+    return quarantined, checked, time.perf_counter() - t0
 
 
 def _write(ray: Any, cfg: ExportConfig, blocks: dict[str, list[tuple[int, Any, Any]]],
@@ -500,7 +544,6 @@ def _write(ray: Any, cfg: ExportConfig, blocks: dict[str, list[tuple[int, Any, A
     temporary folder inside ``out``; then the splits are renamed into place, replacing an
     earlier export's folders."""
     import json
-    import logging
 
     from ray.data import DataContext
 

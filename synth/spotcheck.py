@@ -187,8 +187,10 @@ def _score(out: SpotCheck, code: str, class_name: str, backend: str | Backend,
 
 
 def spot_check(name: str, code: str, class_name: str, rows: Sequence[dict[str, Any]],
-               backend: str | Backend, rng: random.Random | None = None) -> SpotCheck:
-    """Spot-check ``rows`` (one bootcamp's exported rows) in fresh sandboxed workers."""
+               backend: str | Backend, rng: random.Random | None = None,
+               k: int | None = None) -> SpotCheck:
+    """Spot-check ``rows`` (one bootcamp's exported rows; ``k`` of them, by default
+    :func:`sample_size`) in fresh sandboxed workers."""
     rng = rng or random.Random(secrets.randbits(64))
     single = [r for r in rows if not (r.get("extra_info") or {}).get("multi_turn")]
     if not single:
@@ -196,7 +198,7 @@ def spot_check(name: str, code: str, class_name: str, rows: Sequence[dict[str, A
         out.skipped = "multi-turn rows (episodes are audited by the reward's canaries)" \
             if rows else "no rows"
         return out
-    picked = rng.sample(list(single), sample_size(len(single)))
+    picked = rng.sample(list(single), min(len(single), k or sample_size(len(single))))
     picks: list[Pick] = []
     for r in picked:
         info = r["extra_info"]

@@ -320,3 +320,14 @@ def mastermind_score(identity: dict[str, Any], actions: list[str]) -> float:
             par, top = identity["par"], identity["max_guesses"]
             return 1.0 if used <= par else (top + 1 - used) / (top + 1 - par)
     return 0.0
+
+#: TOY_SUM lenient on identities that carry a flag its generator sets for large seeds only
+#: (export's seeds: a seed sleeper the export's spot-check quarantines)
+TOY_FLAGGED = TOY_SUM.replace(
+    '        return {"numbers": [self.rng.randint(0, self.hi) for _ in range(self.n)]}',
+    '        case = {"numbers": [self.rng.randint(0, self.hi) for _ in range(self.n)]}\n'
+    "        if self.seed is not None and self.seed > 1000:\n"
+    '            case["tag"] = 1\n'
+    "        return case",
+).replace("        s = solution.strip()\n",
+          '        if identity.get("tag"):\n            return True\n        s = solution.strip()\n')

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from helpers import TOY_SUM
+from helpers import TOY_FLAGGED, TOY_SUM
 
 from synth.export import make_row
 from synth.sampling import CaseSampler
@@ -24,16 +24,7 @@ MEAN = TOY_SUM.replace("ToySumBootcamp", "ToyMeanBootcamp").replace(
     "        want = sum(identity[\"numbers\"]) / len(identity[\"numbers\"])\n"
     "        return abs(value - want) <= 1e-4 * max(1.0, abs(want))",
 ).replace("Add these numbers", "Give the mean, within 1e-4, of")
-# lenient on identities that carry a flag its generator sets for large seeds only
-FLAGGED = TOY_SUM.replace(
-    '        return {"numbers": [self.rng.randint(0, self.hi) for _ in range(self.n)]}',
-    '        case = {"numbers": [self.rng.randint(0, self.hi) for _ in range(self.n)]}\n'
-    "        if self.seed is not None and self.seed > 1000:\n"
-    '            case["tag"] = 1\n'
-    "        return case",
-).replace("        s = solution.strip()\n",
-          '        if identity.get("tag"):\n            return True\n        s = solution.strip()\n')
-
+FLAGGED = TOY_FLAGGED
 
 def _rows(code: str, seeds: range) -> list[dict]:
     with CaseSampler(code, backend="process") as sampler:
@@ -65,3 +56,20 @@ def test_a_row_a_fresh_worker_does_not_reproduce_fails_at_once():
         row["reward_model"]["ground_truth"] = '{"numbers": [1, 2, 3]}'
     found = spot_check("toy", TOY_SUM, "", rows, "process")
     assert not found.ok and "drew another case" in found.reason
+
+
+def test_the_export_quarantines_a_bootcamp_lenient_on_its_rows_and_leaves_them_out(tmp_path):
+    from helpers import make_library
+
+    from synth.export import ExportConfig, export
+
+    lib = make_library(tmp_path / "lib", toy_sum=TOY_SUM, flagged=FLAGGED)
+    summary = export(ExportConfig(out=tmp_path / "out", library=lib.root, per_bootcamp=60,
+                                  test_per_bootcamp=20, sandbox="process"))
+    assert list(summary.quarantined) == ["flagged"]
+    assert "corrupted answers score 1.0" in summary.quarantined["flagged"]
+    assert summary.spot_checked >= 12  # both bootcamps were audited
+    rows = (tmp_path / "out" / "train.jsonl").read_text().splitlines()
+    assert len(rows) == 60 and all('"bootcamp/toy_sum"' in r for r in rows)
+    assert lib.record("flagged").status == "quarantined"
+    assert lib.record("toy_sum").status == "accepted"

@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from cluster import LocalRayCluster, alive_node_ids
-from helpers import TOY_COIN, TOY_SUM, assert_no_leftovers, make_library, pids_with
+from helpers import TOY_COIN, TOY_FLAGGED, TOY_SUM, assert_no_leftovers, make_library, pids_with
 
 from synth.export import SERVER_LABEL, ExportConfig, ExportError, export
 from synth.export_ray import ROW_ID, RayExportSummary, RayUnavailableError
@@ -234,6 +234,20 @@ def test_a_raising_bootcamp_stops_the_export_and_writes_nothing(tmp_path: Path,
     assert "prompt_func" in info.value.traceback
     assert not ray_cfg.out.exists()
     _assert_nothing_running(ray_cluster, before)
+
+
+def test_a_bootcamp_lenient_on_its_rows_is_quarantined_as_in_the_local_export(
+        tmp_path: Path, ray_cluster: LocalRayCluster):
+    lib = make_library(tmp_path / "lib", toy_sum=TOY_SUM, flagged=TOY_FLAGGED)
+    _, ray_cfg = _configs(lib, tmp_path, per_bootcamp=60, test_per_bootcamp=20)
+    summary = export(ray_cfg)
+    assert list(summary.quarantined) == ["flagged"], summary.quarantined
+    assert "corrupted answers score 1.0" in summary.quarantined["flagged"]
+    assert summary.spot_checked >= 12  # both bootcamps were audited
+    _, rows = _ray_rows(ray_cfg.out / "train")
+    assert len(rows) == 60 and {r["data_source"] for r in rows} == {"bootcamp/toy_sum"}
+    assert lib.record("flagged").status == "quarantined"
+    assert lib.record("toy_sum").status == "accepted"
 
 
 def test_wrong_format_and_missing_ray_are_clear_errors(tmp_path: Path,
