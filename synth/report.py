@@ -158,6 +158,17 @@ def _level_order(filters: Iterable[dict[str, Any]]) -> list[str]:
     return order
 
 
+def _warmup(event: dict[str, Any]) -> bool:
+    """A prefix warm-up call (role ``warmup``): the run's, not a task's -- runs before the
+    ledger said so attributed it to a task named ``warmup``."""
+    return event.get("kind") == "llm_call" and event.get("role") == "warmup"
+
+
+def _run_level(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events with every warm-up call's task taken away."""
+    return [{**e, "task": None} if _warmup(e) and e.get("task") else e for e in events]
+
+
 def _task_ids(rec: RunRecords) -> list[str]:
     ids = list(dict.fromkeys(rec.task_ids))
     for o in (rec.summary or {}).get("outcomes", []):
@@ -527,6 +538,7 @@ def reprice(events: list[dict[str, Any]], prices: dict[str, Price]) -> list[dict
 
 def analyse(rec: RunRecords, prices: dict[str, Price] | None = None) -> Report:
     """All the tables of a report, from the records of one run (``prices``: see ``reprice``)."""
+    rec = replace(rec, events=_run_level(rec.events))
     if prices:
         rec = replace(rec, events=reprice(rec.events, prices))
     cfg = rec.config

@@ -266,7 +266,9 @@ def ledger_sink(run: Run) -> Callable[[LLMCallRecord], None]:
     """Write every model call into the run's event log, attributed to its task."""
 
     def sink(record: LLMCallRecord) -> None:
-        task = record.tag.split("|", 1)[0] if "|" in record.tag else None
+        # a prefix warm-up belongs to the run, not to a task
+        task = record.tag.split("|", 1)[0] if "|" in record.tag and record.role != "warmup" \
+            else None
         run.events.emit("llm_call", task, **record.model_dump())
 
     return sink

@@ -341,3 +341,19 @@ def test_a_run_with_nothing_accepted_charts_no_missing_numbers():
     page = render_html(report)
     assert not re.search(r'="[^"]*nan', page, re.IGNORECASE)
     assert report.facts["cost_per_accepted_usd"] is None
+
+
+def test_a_prefix_warm_up_is_the_runs_call_not_a_task():
+    # as runs before the fix logged it (task "warmup") and as they log it now (no task)
+    for task in ("warmup", None):
+        warm = {**call("warmup", "compiled", "warmup", 900, 1, 0.001, 100.05), "task": task}
+        events = [resumed_run()[0], warm, *resumed_run()[1:]]
+        report = analyse(RunRecords(run_id="r", events=events, config=CONFIG,
+                                    task_ids=["A", "B", "C"]))
+        assert table(report, "yield", "stage", "tasks")["tasks"] == 3
+        outcomes = table(report, "outcomes", "status", "tasks")
+        assert outcomes == {"accepted": 1, "rejected": 1, "skipped": 1}
+        assert "warmup" not in set(report.tables["tasks"]["task"])
+        assert "(none)" not in set(report.tables["reasons"].get("reason_code", []))
+        f = report.facts  # the call is still paid for
+        assert (f["llm_calls"], f["tokens_in"]) == (6, 3900)
