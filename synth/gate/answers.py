@@ -149,8 +149,10 @@ def check_mutation(s: Suite) -> dict[str, Any]:
             survivors.setdefault(kind.rstrip("!"), []).append(
                 {"where": s.where(li, i), "reference": answer, "accepted": mutant,
                  "confirmed_wrong_by_checker": "yes" if kind.endswith("!") else "no"})
-    # per kind: (tried, accepted), for the consistency check's production cases
-    s.mutation_counts = {k: (n, len(survivors.get(k, []))) for k, n in tried.items()}
+    # per kind: (tried, scored 1.0 -- a checker's confirmation aside), for the consistency
+    # check's production cases
+    s.mutation_counts = {k: (n, len(survivors.get(k, [])) + spared.get(k, 0))
+                         for k, n in tried.items()}
 
     def soft(kind: str, found: list[dict[str, str]]) -> bool:
         if any(x["confirmed_wrong_by_checker"] == "yes" for x in found):
