@@ -11,6 +11,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from synth.commands.tables import add_columns
+
 if TYPE_CHECKING:  # the CLI's start-up imports this module: pydantic only when exporting
     from synth.curriculum import LevelDifficulty
 
@@ -103,18 +105,12 @@ def export_command(
             raise typer.Exit(2) from exc
 
     table = Table(title=f"export to {out}")
-    for col in ("bootcamp", "train", "test", "generated", "dup in split", "dup across", "short"):
-        table.add_column(col, justify="right" if col != "bootcamp" else "left")
-    for name, s in summary.per_bootcamp.items():
-        table.add_row(
-            name,
-            str(s.train),
-            str(s.test),
-            str(s.generated),
-            str(s.dup_within_split),
-            str(s.dup_across_splits),
-            str(s.short_by),
-        )
+    headers = ("bootcamp", "train", "test", "generated", "dup in split", "dup across", "short")
+    rows = [[name, str(s.train), str(s.test), str(s.generated), str(s.dup_within_split),
+             str(s.dup_across_splits), str(s.short_by)] for name, s in summary.per_bootcamp.items()]
+    add_columns(table, headers, rows, **{h: {"justify": "right"} for h in headers[1:]})
+    for row in rows:
+        table.add_row(*row)
     err.print(table)
     err.print(
         f"wrote {summary.rows['train']} train and {summary.rows['test']} test rows "

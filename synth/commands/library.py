@@ -11,6 +11,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from synth.commands.tables import add_columns
+
 if TYPE_CHECKING:  # synth.library (pydantic, filelock) is imported by the commands that use it
     from synth.library import BootcampRecord, Library
 
@@ -62,19 +64,13 @@ def list_command(
             typer.echo(json.dumps(rec.model_dump(mode="json"), ensure_ascii=False))
         return
     table = Table(title=f"{len(records)} bootcamp(s) in {lib.root}")
-    for col in ("name", "source", "task", "origin", "status", "levels", "pass rate", "K"):
-        table.add_column(col)
-    for rec in records:
-        table.add_row(
-            rec.name,
-            rec.source,
-            rec.task_id,
-            rec.origin,
-            rec.status,
-            ",".join(rec.levels),
-            "-" if rec.pass_rate is None else f"{rec.pass_rate:.2f}",
-            "-" if rec.samples is None else str(rec.samples),
-        )
+    rows = [[rec.name, rec.source, rec.task_id, rec.origin, rec.status, ",".join(rec.levels),
+             "-" if rec.pass_rate is None else f"{rec.pass_rate:.2f}",
+             "-" if rec.samples is None else str(rec.samples)] for rec in records]
+    add_columns(table, ("name", "source", "task", "origin", "status", "levels", "pass rate", "K"),
+                rows)
+    for row in rows:
+        table.add_row(*row)
     out.print(table)
 
 

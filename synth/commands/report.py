@@ -14,6 +14,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from synth.commands.tables import NAME_HEADERS, name_column, other_column
+
 if TYPE_CHECKING:  # pandas, jinja2 and openai (synth.llm) are imported when a report is made
     from synth.llm import Price
     from synth.report import Report
@@ -122,18 +124,25 @@ def rich_table(report: Report, name: str) -> Table:
     if name == "pass_rates":
         title += f" (◆ in band [{report.band[0]:.2f}, {report.band[1]:.2f}], ◇ partly)"
     table = Table(title=title, title_justify="left", title_style="bold")
-    for col in columns:
-        numeric = pd.api.types.is_numeric_dtype(df[col]) and not pd.api.types.is_bool_dtype(df[col])
-        table.add_column(header(col), justify="right" if numeric else "left")
-    if bar_col:
-        table.add_column("")
     top = float(pd.to_numeric(df[bar_col]).max()) if bar_col and len(df) else 0.0
+    rows = []
     for row in df.to_dict("records"):
         cells = [fmt(col, row[col]) for col in columns]
         if name == "pass_rates":
             cells[0] = {"yes": "◆ ", "partly": "◇ "}.get(row["in_band"], "  ") + cells[0]
         if bar_col:
             cells.append(f"[cyan]{_bar(float(row[bar_col]), top)}[/]")
+        rows.append(cells)
+    for i, col in enumerate(columns):
+        numeric = pd.api.types.is_numeric_dtype(df[col]) and not pd.api.types.is_bool_dtype(df[col])
+        justify = "right" if numeric else "left"
+        if col in NAME_HEADERS:  # names whole at any width: the other columns wrap
+            name_column(table, header(col), (r[i] for r in rows), justify=justify)
+        else:
+            other_column(table, header(col), justify=justify)
+    if bar_col:
+        table.add_column("")
+    for cells in rows:
         table.add_row(*cells)
     return table
 
