@@ -382,9 +382,47 @@ async def ask_coder(ctx: WorkflowContext, task: TaskDescription, mode: Mode, tex
                      prompt_version=version, argument=parse_argument(res.text), mode=mode,
                      validator_argument=parse_argument(res.text, VALIDATOR_MARK))
     if mode == "compiled" and ex.code is not None:
-        cand["model_code"] = ex.code
-        assemble(cand, task)
+        whole = full_module(ex.code) if ctx.config.mode == "auto" else None
+        if whole is not None:  # a whole bootcamp, not the compiled part: gated as one
+            cand["mode"] = "full"
+            ctx.run.events.emit("mode_switch", task.id, round=rnd, index=index,
+                                from_mode="compiled", to_mode="full", why=whole)
+        else:
+            cand["model_code"] = ex.code
+            assemble(cand, task)
     return cand
+
+
+#: what a full-mode bootcamp class defines itself (the contract's own versions raise)
+FULL_METHODS = ("case_generator", "prompt_func", "reference_answer", "_verify_correction")
+
+
+def full_module(code: str) -> str | None:
+    """Why ``code`` -- a reply to the compiled skeleton -- is a complete full-mode bootcamp
+    module (a class on ``BaseBootcamp`` or ``MultiTurnBootcamp`` that defines every method of
+    :data:`FULL_METHODS`, and no ``CompiledBootcamp``), or None. In ``--mode auto`` such a reply
+    is gated as a full-mode candidate instead of failing assembly every round."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return None
+
+    def base_name(node: ast.expr) -> str:
+        return node.id if isinstance(node, ast.Name) else node.attr if isinstance(
+            node, ast.Attribute) else ""
+
+    classes = [n for n in tree.body if isinstance(n, ast.ClassDef)]
+    if any(base_name(b) == "CompiledBootcamp" for c in classes for b in c.bases):
+        return None
+    for c in classes:
+        if not any(base_name(b) in ("BaseBootcamp", "MultiTurnBootcamp") for b in c.bases):
+            continue
+        defined = {n.name for n in c.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+        if all(m in defined for m in FULL_METHODS):
+            return (f"the reply is a complete bootcamp module (class {c.name}({base_name(c.bases[0])}) "
+                    f"defines {', '.join(FULL_METHODS)}), not the compiled part: gated as a "
+                    "full-mode candidate (--mode auto)")
+    return None
 
 
 def save_candidate(ctx: WorkflowContext, task: TaskDescription, c: Candidate) -> None:

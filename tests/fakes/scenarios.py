@@ -317,6 +317,10 @@ class MaxBootcamp(BaseBootcamp):
             return False
         return int(s) == max(identity["numbers"])
 '''
+#: MAX_BOOTCAMP without its reference_answer: a module, not a complete bootcamp
+MAX_PARTIAL = MAX_BOOTCAMP.replace(
+    "    @classmethod\n    def reference_answer(cls, identity):\n"
+    "        return str(max(identity[\"numbers\"]))\n\n", "")
 MAX_CHECKER = '''"""Independent checker (scripted judge model): the largest of the numbers."""
 
 import re
@@ -496,8 +500,9 @@ def compiled_scenario() -> Callable[[Request], Reply]:
     m"), with the model parts of tests/fixtures/compiled. Record 13: the draft lacks its
     contract import (repaired) and imports ``os`` (static gate); the revision is right only when
     its prompt shows the model's own part -- not the embedded program -- and the compiled
-    instructions. Record 8: the draft is a full BaseBootcamp module (it cannot be assembled); the
-    revision, shown why, writes the part. The judge writes no checker; the solver runs the
+    instructions. Record 8: the draft is a BaseBootcamp module without its reference_answer (not
+    a complete bootcamp, which ``--mode auto`` would gate in full mode: it cannot be
+    assembled); the revision, shown why, writes the part. The judge writes no checker; the solver runs the
     reference program on the prompt's input and is right on half of the prompts."""
     from fixtures.cc_bootcamps.solver import solve_from_prompt
     from fixtures.compiled.assemble_all import model_part, sample_reference
@@ -527,9 +532,9 @@ def compiled_scenario() -> Callable[[Request], Reply]:
                     text.count(refs[name].strip()) == 1 and "Compiled mode: you write only" in text
                 return Reply(text=fenced(part if own else part.replace("from synth", "import os\nfrom synth")))
             if kind == "draft":
-                return Reply(text=fenced(MAX_BOOTCAMP))
+                return Reply(text=fenced(MAX_PARTIAL))
             shown = "could not be assembled" in text and "subclass CompiledBootcamp" in text
-            return Reply(text=fenced(part if shown else MAX_BOOTCAMP))
+            return Reply(text=fenced(part if shown else MAX_PARTIAL))
         right = solve_from_prompt(text, refs[name])
         ok = int(hashlib.sha256(text.encode()).hexdigest(), 16) % 2 == 0
         return Reply(text=f"<answer>{right}</answer>" if ok else f"<answer>{right} 9</answer>")

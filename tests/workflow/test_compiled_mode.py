@@ -149,3 +149,44 @@ def test_compiled_candidates_of_a_verified_program_get_no_model_written_checker(
         assert rec.key_solver_path == f"codecontests/solvers/{rec.name}.py"
         assert (rec.differential or {}).get("status") == "no_checker"
         assert "compiled mode" in (rec.differential or {}).get("reason", "")
+
+
+@pytest.mark.parametrize("requested", ["auto", "compiled"])
+def test_a_whole_bootcamp_answering_the_compiled_skeleton(tmp_path: Path, requested: str):
+    """--mode auto: a complete bootcamp module in reply to the compiled skeleton is gated as a
+    full-mode candidate, with a ``mode_switch`` event; --mode compiled keeps asking for the part
+    (assembly_error, shown why). A module that is not a whole bootcamp fails assembly in both."""
+    import asyncio
+
+    from fakes.scenarios import MAX_BOOTCAMP, MAX_PARTIAL, fenced
+
+    from synth.llm import ModelSpec
+    from synth.prompts import Prompts
+    from synth.runs import RunConfig
+
+    events: list[tuple[str, Any, dict[str, Any]]] = []
+    replies: list[str] = []
+
+    class LLM:
+        async def complete(self, role: str, messages: Any, **kw: Any) -> Any:
+            return SimpleNamespace(text=fenced(replies.pop(0)), finish_reason="stop")
+
+    cfg = RunConfig(source="x", coder=ModelSpec(model="m"), solver=ModelSpec(model="m"),
+                    library=str(tmp_path), mode=requested)
+    run = SimpleNamespace(events=SimpleNamespace(emit=lambda kind, task, **f: events.append((kind, task, f))))
+    ctx = SimpleNamespace(config=cfg, exemplar_library=Library(), prompts=Prompts(), extra={},
+                          llm=LLM(), run=run)
+    task = sample_task(8)
+    replies[:] = [MAX_BOOTCAMP, MAX_PARTIAL]
+    whole = asyncio.run(coder.ask_coder(ctx, task, "compiled", "text", "v", "draft|0", 0, 0))
+    partial = asyncio.run(coder.ask_coder(ctx, task, "compiled", "text", "v", "draft|1", 0, 1))
+    assert partial["mode"] == "compiled" and partial["failure"] == "assembly_error"
+    if requested == "auto":
+        assert whole["mode"] == "full" and whole["code"].strip() == MAX_BOOTCAMP.strip()
+        assert whole.get("failure") is None and not whole.get("model_code")
+        (switch,) = [e for e in events if e[0] == "mode_switch"]
+        assert switch[1] == task.id and switch[2]["to_mode"] == "full"
+        assert "MaxBootcamp" in switch[2]["why"] and switch[2]["round"] == 0
+    else:
+        assert whole["mode"] == "compiled" and whole["failure"] == "assembly_error"
+        assert not [e for e in events if e[0] == "mode_switch"]
