@@ -40,6 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, field_validat
 
 from synth import pyast
 from synth.bootcamp import BaseBootcamp
+from synth.paths import OutsideRootError, inside
 from synth.utf8 import describe, find_unencodable
 
 MANIFEST_NAME = "manifest.json"
@@ -348,8 +349,9 @@ class Library:
         return None
 
     def code(self, name: str) -> str:
+        """The module source of ``name`` (its ``module_path`` must resolve inside the library)."""
         rec = self.record(name)
-        return (self.root / rec.module_path).read_text(encoding="utf-8")
+        return self._inside(rec.module_path, f"module_path of {name!r}").read_text(encoding="utf-8")
 
     def checked_code(self, name: str, *, include_unlisted: bool = False) -> tuple[BootcampRecord, str]:
         """(record, module source) of ``name`` after checking the source's sha256 against the
@@ -360,7 +362,7 @@ class Library:
         rec = self.record(name)
         if rec.status not in LIVE_STATUSES and not include_unlisted:
             raise LibraryError(f"bootcamp {name!r} is {rec.status}, not accepted; it is not loadable")
-        path = self.root / rec.module_path
+        path = self._inside(rec.module_path, f"module_path of {name!r}")
         try:
             code = path.read_text(encoding="utf-8")
         except OSError as exc:
@@ -489,11 +491,13 @@ class Library:
     def remove_file(self, rel: str) -> None:
         self._inside(rel).unlink(missing_ok=True)
 
-    def _inside(self, rel: str) -> Path:
-        p = Path(rel)
-        if p.is_absolute() or ".." in p.parts or not p.parts:
-            raise LibraryError(f"path {rel!r} must be relative and inside the library")
-        return self.root / p
+    def _inside(self, rel: str, what: str = "path") -> Path:
+        """``rel`` under the library folder, resolved (symlinks followed) and refused unless it
+        stays inside it (see :func:`synth.paths.inside`)."""
+        try:
+            return inside(self.root, rel, what=what)
+        except OutsideRootError as exc:
+            raise LibraryError(str(exc)) from exc
 
     def unique_name(self, base: str) -> str:
         """A name derived from ``base`` that no record uses yet (not reserved: commit may still lose a race)."""

@@ -32,8 +32,9 @@ from pydantic import ValidationError
 from filters.self_consistency import FilterResult, sample_specs
 from synth.bootcamp import BaseBootcamp
 from synth.gate import CheckReport
-from synth.library import BootcampRecord, Library, Status, sha256_text
-from synth.runs import task_slug
+from synth.library import BootcampRecord, Library, LibraryError, Status, sha256_text
+from synth.paths import OutsideRootError, contained
+from synth.runs import RunError, run_file, run_folder, task_slug
 from synth.sampling import CaseSampler, SampleError
 from synth.sandbox import SandboxUnavailableError
 from synth.sandbox.base import Backend, Limits
@@ -253,7 +254,7 @@ def list_records(library: Library, status: str = "pending-review") -> list[Bootc
 def _check_code(library: Library, rec: BootcampRecord) -> None:
     try:
         code = library.code(rec.name)
-    except OSError as exc:
+    except (OSError, LibraryError) as exc:
         raise ReviewError(f"cannot read the module of {rec.name!r}: {exc}") from exc
     if sha256_text(code) != rec.code_sha256:
         raise ReviewError(
@@ -496,7 +497,8 @@ def episode_dict(ep: Episode) -> dict[str, Any]:
 
 
 def load_candidates(folder: Path) -> list[Candidate]:
-    """The candidates of one task's run folder, in (round, index) order."""
+    """The candidates of one task's run folder, in (round, index) order. A candidate file that
+    is a symlink leading out of ``folder`` is refused (:class:`ReviewError`)."""
     found: dict[tuple[int, int], Candidate] = {}
     if not folder.is_dir():
         return []
@@ -504,6 +506,10 @@ def load_candidates(folder: Path) -> list[Candidate]:
         m = _CANDIDATE_RE.match(path.name)
         if m is None:
             continue
+        try:
+            contained(folder, path, what="candidate file")
+        except OutsideRootError as exc:
+            raise ReviewError(str(exc)) from exc
         key = (int(m.group(1)), int(m.group(2)))
         cand = found.setdefault(key, Candidate(round=key[0], index=key[1]))
         text = path.read_text(encoding="utf-8", errors="replace")
@@ -550,9 +556,9 @@ def round_diffs(candidates: Iterable[Candidate]) -> list[RoundDiff]:
     return diffs
 
 
-def _run_band(run_dir: Path) -> tuple[float, float]:
+def _run_band(config_path: Path) -> tuple[float, float]:
     try:
-        cfg = json.loads((run_dir / "config.json").read_text(encoding="utf-8"))["config"]
+        cfg = json.loads(config_path.read_text(encoding="utf-8"))["config"]
         return float(cfg["band_low"]), float(cfg["band_high"])
     except (OSError, ValueError, KeyError, TypeError):
         return DEFAULT_BAND
@@ -573,7 +579,7 @@ def gather(
     rec = library.record(name)
     try:
         code = library.code(name)
-    except OSError as exc:
+    except (OSError, LibraryError) as exc:
         raise ReviewError(f"cannot read the module of {name!r}: {exc}") from exc
     review = Review(record=rec, code=code, code_matches=sha256_text(code) == rec.code_sha256,
                     levels=list(rec.levels))
@@ -585,17 +591,35 @@ def gather(
             review.reference_episodes, review.episodes_error = reference_episodes(
                 code, rec.class_name, review.samples, backend, per_level=episodes_per_level,
                 name=rec.name)
+    add_run_history(review, runs_dir)
+    return review
+
+
+def add_run_history(review: Review, runs_dir: Path | None) -> None:
+    """The filter record, candidates and repair diffs of the record's run, read from
+    ``runs_dir/<run_id>/``. The run id and every file read resolve inside their folders (a run
+    id that is absolute, climbs out or leads out through a symlink is refused with
+    :class:`ReviewError`); a missing folder or file is a note."""
+    rec = review.record
     if rec.run_id is None:
         review.notes.append(f"{rec.origin} bootcamp without a run: no filter record or repair history")
-        return review
-    if runs_dir is None or not (runs_dir / rec.run_id).is_dir():
+        return
+    if runs_dir is None:
+        review.notes.append(f"run folder {rec.run_id} not found (pass --runs-dir)")
+        return
+    try:
+        run_dir = run_folder(runs_dir, rec.run_id)
+        slug = task_slug(rec.task_id)
+        filter_path = run_file(run_dir, f"filter/{slug}.json")
+        candidates_dir = run_file(run_dir, f"candidates/{slug}")
+        config_path = run_file(run_dir, "config.json")
+    except RunError as exc:
+        raise ReviewError(f"{rec.name}: {exc}") from exc
+    if not run_dir.is_dir():
         review.notes.append(f"run folder {rec.run_id} not found in {runs_dir} (pass --runs-dir)")
-        return review
-    run_dir = runs_dir / rec.run_id
+        return
     review.run_dir = run_dir
-    review.band = _run_band(run_dir)
-    slug = task_slug(rec.task_id)
-    filter_path = run_dir / "filter" / f"{slug}.json"
+    review.band = _run_band(config_path)
     if filter_path.exists():
         try:
             review.filter = FilterResult.model_validate_json(filter_path.read_text(encoding="utf-8"))
@@ -604,13 +628,12 @@ def gather(
     else:
         review.notes.append(f"no filter record for {rec.task_id} in run {rec.run_id}")
     review.solver_episodes = solver_episodes(review.filter)
-    review.candidates = load_candidates(run_dir / "candidates" / slug)
+    review.candidates = load_candidates(candidates_dir)
     review.winner = next((c for c in review.candidates if c.sha256 == rec.code_sha256), None)
     if review.winner is None:
         review.notes.append(f"no candidate of run {rec.run_id} has the committed code's sha256")
     review.diffs = round_diffs(review.candidates)
     review.notes.extend(c.report_error for c in review.candidates if c.report_error)
-    return review
 
 
 def as_dict(review: Review) -> dict[str, Any]:

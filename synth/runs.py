@@ -77,6 +77,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from synth.llm import ModelSpec, Price
+from synth.paths import OutsideRootError, inside
 from synth.utf8 import json_text
 
 #: keys that may change between a run and its resumption (they do not change results)
@@ -175,6 +176,28 @@ def task_slug(task_id: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", task_id)[:120]
 
 
+def run_folder(runs_dir: Path, run_id: str) -> Path:
+    """The folder of run ``run_id`` in ``runs_dir`` (need not exist), resolved: ``run_id`` is
+    one folder name (not absolute, no ``..``, no ``/``) and, after symlinks, lies inside
+    ``runs_dir``; else :class:`RunError` naming both."""
+    try:
+        path = inside(runs_dir, run_id, what="run id")
+    except OutsideRootError as exc:
+        raise RunError(str(exc)) from exc
+    if len(Path(run_id).parts) != 1:
+        raise RunError(f"run id {run_id!r} must be one folder name inside {Path(runs_dir).resolve()}")
+    return path
+
+
+def run_file(run_dir: Path, rel: str) -> Path:
+    """``rel`` inside the run folder ``run_dir``, resolved; :class:`RunError` when it (or a
+    symlink on the way) leads out of it."""
+    try:
+        return inside(run_dir, rel, what="run file")
+    except OutsideRootError as exc:
+        raise RunError(str(exc)) from exc
+
+
 class EventLog:
     """Append-only JSON-lines log, safe across threads; one ``write`` per event."""
 
@@ -232,6 +255,7 @@ class Run:
     @classmethod
     def create(cls, runs_dir: Path, config: RunConfig, run_id: str | None = None) -> Run:
         run_id = run_id or new_run_id()
+        run_folder(runs_dir, run_id)
         root = runs_dir / run_id
         if root.exists():
             raise RunError(f"run folder {root} already exists; pick another run id")
@@ -243,8 +267,9 @@ class Run:
     @classmethod
     def resume(cls, runs_dir: Path, run_id: str, config: RunConfig | None = None) -> Run:
         """Open an existing run; refuse if ``config`` differs from the one it started with."""
+        run_folder(runs_dir, run_id)
         root = runs_dir / run_id
-        cfg_path = root / "config.json"
+        cfg_path = run_file(root, "config.json")
         if not cfg_path.exists():
             raise RunError(f"no run {run_id!r} in {runs_dir} (missing {cfg_path})")
         saved = json.loads(cfg_path.read_text(encoding="utf-8"))
