@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import secrets
 import threading
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -79,6 +81,18 @@ MAX_REPLAY_FORM_BYTES = MAX_REPLAY_ACTIONS * MAX_REPLAY_ACTION_CHARS * 3 + 8192
 MAX_KEPT_REPLAYS = 32
 #: Replays running at once (each starts a sandboxed environment).
 MAX_CONCURRENT_REPLAYS = 2
+#: Sample draws and reference-episode plays running at once (each starts a sandboxed server).
+MAX_CONCURRENT_DRAWS = 2
+#: How long a page waits for a draw slot (or for the same bootcamp's draw in flight) before 503.
+DRAW_WAIT_S = 10.0
+#: How long a failed draw is kept: the page shows the failure instead of drawing again.
+FAILURE_TTL_S = 120.0
+#: The Sec-Fetch-Site values of requests a browser made from this page or the address bar.
+SAME_ORIGIN_FETCH = ("same-origin", "none")
+
+
+class DrawBusy(Exception):
+    """Every draw slot stayed taken for the whole wait; the message says what to do."""
 
 
 @dataclass
@@ -123,6 +137,14 @@ class ReviewSite:
         self._episodes: dict[tuple[str, str], tuple[list[Episode], str]] = {}
         self._replays: OrderedDict[str, KeptReplay] = OrderedDict()
         self._replay_slots = threading.BoundedSemaphore(MAX_CONCURRENT_REPLAYS)
+        self._draw_slots = threading.BoundedSemaphore(MAX_CONCURRENT_DRAWS)
+        #: one lock per (kind, bootcamp, sha256): a second page of the same bootcamp waits for
+        #: the draw in flight instead of starting its own
+        self._in_flight: dict[tuple[str, str, str], threading.Lock] = {}
+        #: failed draws: (kind, bootcamp, sha256) -> (time.monotonic() of the failure, message)
+        self._failures: dict[tuple[str, str, str], tuple[float, str]] = {}
+        self.draw_wait_s = DRAW_WAIT_S
+        self.failure_ttl_s = FAILURE_TTL_S
         self._lock = threading.Lock()
         self.env = Environment(
             loader=FileSystemLoader(str(HERE / "templates")),
@@ -140,32 +162,98 @@ class ReviewSite:
     def error(self, status_code: int, title: str, message: str) -> HTMLResponse:
         return self.render("error.html", status_code, title=title, message=message)
 
-    def samples_for(self, rec: BootcampRecord, code: str) -> tuple[list[SampleCase], str]:
-        key = (rec.name, rec.code_sha256)
-        with self._lock:
-            cached = self._samples.get(key)
-        if cached is not None:
-            return cached
-        result = draw_samples(code, self.per_level, self.sandbox)
-        if not result[1]:  # keep good draws only: a failure is retried on the next visit
-            with self._lock:
-                self._samples[key] = result
-        return result
+    def busy(self, message: str) -> HTMLResponse:
+        page = self.error(503, "Busy", message)
+        page.headers["retry-after"] = str(max(1, int(self.draw_wait_s)))
+        return page
 
-    def episodes_for(self, rec: BootcampRecord, code: str,
-                     samples: list[SampleCase]) -> tuple[list[Episode], str]:
+    def samples_for(self, rec: BootcampRecord, code: str, *,
+                    start: bool = True) -> tuple[list[SampleCase], str]:
+        """The sample cases of ``rec``, drawn once per server in a sandbox (see
+        :meth:`_sandboxed`); with ``start`` False only what is kept (never a sandbox)."""
+        return self._sandboxed(
+            "samples", rec, lambda: draw_samples(code, self.per_level, self.sandbox), start=start)
+
+    def episodes_for(self, rec: BootcampRecord, code: str, samples: list[SampleCase], *,
+                     start: bool = True) -> tuple[list[Episode], str]:
         """The reference episodes of a multi-turn bootcamp, played once per server (a finding
-        on an episode is kept: the bootcamp's doing; a missing environment is retried)."""
-        key = (rec.name, rec.code_sha256)
+        on an episode is the bootcamp's doing and is kept like any result)."""
+        return self._sandboxed(
+            "episodes", rec,
+            lambda: reference_episodes(code, rec.class_name, samples, self.sandbox, name=rec.name),
+            start=start)
+
+    def _kept(self, key: tuple[str, str, str]) -> tuple[list[Any], str] | None:
+        cache: dict[tuple[str, str], Any] = self._samples if key[0] == "samples" else self._episodes
         with self._lock:
-            cached = self._episodes.get(key)
-        if cached is not None:
-            return cached
-        result = reference_episodes(code, rec.class_name, samples, self.sandbox, name=rec.name)
-        if not result[1]:
+            hit = cache.get(key[1:])
+            if hit is not None:
+                return hit
+            failed = self._failures.get(key)
+            if failed is None:
+                return None
+            age = time.monotonic() - failed[0]
+            if age >= self.failure_ttl_s:
+                del self._failures[key]
+                return None
+        return [], (f"{failed[1]} (this failure is kept: it is drawn again "
+                    f"{self.failure_ttl_s - age:.0f} s from now)")
+
+    def _sandboxed(self, kind: str, rec: BootcampRecord, compute: Callable[[], tuple[list[Any], str]],
+                   *, start: bool) -> tuple[list[Any], str]:
+        """What ``compute`` returns for ``rec``, computed at most once per server: a result is
+        kept for good, a failure for :attr:`failure_ttl_s` seconds. At most
+        :data:`MAX_CONCURRENT_DRAWS` computations run at once; a page waits
+        :attr:`draw_wait_s` for a slot (or for the same bootcamp's computation in flight), then
+        :class:`DrawBusy`. ``start`` False: what is kept, else ``([], "")``."""
+        key = (kind, rec.name, rec.code_sha256)
+        kept = self._kept(key)
+        if kept is not None or not start:
+            return kept if kept is not None else ([], "")
+        deadline = time.monotonic() + self.draw_wait_s
+        with self._lock:
+            flight = self._in_flight.setdefault(key, threading.Lock())
+        if not flight.acquire(timeout=self.draw_wait_s):
+            raise DrawBusy(self._busy(kind))
+        try:
+            kept = self._kept(key)
+            if kept is not None:
+                return kept
+            if not self._draw_slots.acquire(timeout=max(0.0, deadline - time.monotonic())):
+                raise DrawBusy(self._busy(kind))
+            try:
+                result = compute()
+            finally:
+                self._draw_slots.release()
             with self._lock:
-                self._episodes[key] = result
-        return result
+                if result[1]:
+                    self._failures[key] = (time.monotonic(), result[1])
+                else:
+                    (self._samples if kind == "samples" else self._episodes)[key[1:]] = result
+            return result
+        finally:
+            flight.release()
+
+    def _busy(self, kind: str) -> str:
+        what = "draw sample cases" if kind == "samples" else "play reference episodes"
+        return (f"the server is busy: {MAX_CONCURRENT_DRAWS} sandboxes already {what} for other "
+                f"pages and none came free in {self.draw_wait_s:g} s; reload this page in a moment")
+
+    def may_start_sandboxes(self, request: Request) -> str:
+        """"" when this GET may start sandboxes: it carries the page token (``t``) or the
+        browser says it came from this site or the address bar (``Sec-Fetch-Site``
+        same-origin or none). Otherwise why not: a page on another site must not make this
+        server start sandboxes."""
+        if secrets.compare_digest(request.query_params.get("t", "").encode(), self.token.encode()):
+            return ""
+        fetch = request.headers.get("sec-fetch-site")
+        if fetch in SAME_ORIGIN_FETCH:
+            return ""
+        if fetch is None:
+            return ("sample cases were not drawn: the request says neither where it came from "
+                    "(no Sec-Fetch-Site header) nor carries this page's token")
+        return (f"sample cases were not drawn: the request came from another site "
+                f"(Sec-Fetch-Site: {fetch[:40]}), and a page elsewhere may not start sandboxes here")
 
     def replays_of(self, rec: BootcampRecord) -> list[KeptReplay]:
         with self._lock:
@@ -213,10 +301,19 @@ class ReviewSite:
             return self.error(404, "Not found", f"no bootcamp named {name!r} in {self.library.root}")
         except ReviewError as exc:
             return self.error(500, "Cannot review", str(exc))
-        review.set_samples(*self.samples_for(review.record, review.code))
-        if review.max_turns:
-            review.reference_episodes, review.episodes_error = self.episodes_for(
-                review.record, review.code, review.samples)
+        refused = self.may_start_sandboxes(request)
+        try:
+            review.set_samples(*self.samples_for(review.record, review.code, start=not refused))
+            if review.max_turns:
+                review.reference_episodes, review.episodes_error = self.episodes_for(
+                    review.record, review.code, review.samples, start=not refused)
+        except DrawBusy as exc:
+            return self.busy(str(exc))
+        draw_link = ""
+        if refused and not review.samples:
+            review.samples_error = refused
+            query = {k: v for k, v in request.query_params.items() if k != "t"}
+            draw_link = f"/b/{quote(name)}?{urlencode({**query, 't': self.token})}"
         episodes: dict[str, Any] = {}
         if review.multi_turn:
             view = self._episode_view(request, review)
@@ -230,7 +327,7 @@ class ReviewSite:
             code_html=highlight_python(review.code),
             diffs=[(d, diff_rows(d.diff)) for d in review.diffs],
             done=request.query_params.get("done", ""), back=request.query_params.get("back", ""),
-            **episodes,
+            draw_link=draw_link, **episodes,
         )
 
     def _episode_view(self, request: Request, review: Review) -> dict[str, Any] | Response:
@@ -288,7 +385,10 @@ class ReviewSite:
             return self.error(404, "Not found", f"no bootcamp named {name!r} in {self.library.root}")
         except ReviewError as exc:
             return self.error(400, "Not replayed", str(exc))
-        samples, why = await run_in_threadpool(self.samples_for, review.record, review.code)
+        try:
+            samples, why = await run_in_threadpool(self.samples_for, review.record, review.code)
+        except DrawBusy as exc:
+            return self.busy(str(exc))
         choice = form.get("case", "")
         case = None
         if choice.isdigit() and int(choice) < len(samples) and samples[int(choice)].max_turns:

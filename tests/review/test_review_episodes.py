@@ -177,7 +177,8 @@ def setup(tmp_path_factory: pytest.TempPathFactory) -> Setup:
 @pytest.fixture
 def client(setup: Setup) -> Iterator[TestClient]:
     web = create_app(Library(setup.library), setup.runs_dir, sandbox="process", per_level=1)
-    with TestClient(web, base_url=BASE, follow_redirects=False) as c:
+    with TestClient(web, base_url=BASE, follow_redirects=False,
+                    headers={"sec-fetch-site": "same-origin"}) as c:
         yield c
 
 

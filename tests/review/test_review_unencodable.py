@@ -67,7 +67,8 @@ def client(tmp_path: Path):
     for n, (_, code) in enumerate(sorted(VARIANTS.items())):
         commit(lib, f"odd_{n}", code)
     app = create_app(lib, tmp_path / "runs", sandbox="process", per_level=1)
-    with TestClient(app, base_url="http://127.0.0.1", follow_redirects=False) as c:
+    with TestClient(app, base_url="http://127.0.0.1", follow_redirects=False,
+                    headers={"sec-fetch-site": "same-origin"}) as c:
         c.lib = lib  # type: ignore[attr-defined]
         yield c
 

@@ -23,7 +23,9 @@ def client(review_run: ReviewRun, library: Path, tmp_path: Path):
     runs = tmp_path / "runs"
     shutil.copytree(review_run.runs_dir, runs)
     app = create_app(Library(library), runs, sandbox="process", per_level=1)
-    with TestClient(app, base_url=BASE, follow_redirects=False) as c:
+    # a browser says where a request came from; the page draws cases only for its own site
+    with TestClient(app, base_url=BASE, follow_redirects=False,
+                    headers={"sec-fetch-site": "same-origin"}) as c:
         c.runs_dir = runs  # type: ignore[attr-defined]
         yield c
 
