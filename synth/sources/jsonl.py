@@ -6,7 +6,7 @@ dotted path (``problem.text``, ``samples.0.input``). Targets:
 =================  ==========================================================================
 ``statement``      required: the task text
 ``title``          default: the id, else the statement's first line
-``id``             the task id becomes ``jsonl/<slug(id)>``; default: ``<slug(title)>-<hash8>``
+``id``             the task id becomes ``jsonl/<slug(id)>-<hash8>``; default: ``<slug(title)>-<hash8>``
 ``input_spec``     input format          ``output_spec``  output format
 ``notes``          free text             ``tags``         a list, or a comma-separated string
 ``rating``         an integer            ``difficulty``   a string
@@ -16,6 +16,12 @@ dotted path (``problem.text``, ``samples.0.input``). Targets:
 =================  ==========================================================================
 
 A target without a mapping is read from the record field of the same name when present.
+
+``<hash8>`` is the first 8 hex digits of the normalised statement's sha256
+(:func:`synth.tasks.make_task_id`): another file's ``two-sum`` with a different statement gets
+another id, the same statement the same id. (Runs before this rule named an ``id``-mapped task
+``jsonl/<slug(id)>``; their bootcamps keep that task id in the manifest and still load, list and
+export by name; a new run of the same file makes the task again under its new id.)
 """
 
 from __future__ import annotations
@@ -45,7 +51,6 @@ from synth.tasks import (
     TestCase,
     TestSuite,
     make_task_id,
-    slugify,
 )
 
 __all__ = ["TARGETS", "JsonlOptions", "JsonlSource", "parse_mapping"]
@@ -198,8 +203,7 @@ class JsonlSource:
             title = _text(get("title"), "title", fields["title"])
             if not title:
                 title = raw_id or statement.strip().splitlines()[0][:80]
-            task_id = (f"{NAME}/{slugify(raw_id)}" if raw_id
-                       else make_task_id(NAME, title, statement))
+            task_id = make_task_id(NAME, raw_id or title, statement)
             tags_value = get("tags")
             if isinstance(tags_value, str):
                 tags = [t.strip() for t in tags_value.split(",") if t.strip()]

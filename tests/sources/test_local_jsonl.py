@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +11,14 @@ import pytest
 from sources_helpers import FIXTURES, write_jsonl
 
 from synth.sources import SourceUnavailableError, get_source
-from synth.tasks import MAX_STATEMENT_CHARS, SkipReason, SourceError, TaskDescription, TaskKind
+from synth.tasks import (
+    MAX_STATEMENT_CHARS,
+    SkipReason,
+    SourceError,
+    TaskDescription,
+    TaskKind,
+    make_task_id,
+)
 
 
 def split(items: list[Any]) -> tuple[list[TaskDescription], list[SourceError]]:
@@ -140,7 +148,8 @@ def test_jsonl_unmapped_targets_use_same_named_fields(tmp_path: Path) -> None:
         {"id": "P-7", "title": "Seven", "statement": "Print 7.", "notes": "easy"}])
     (task,) = list(get_source("jsonl").load(path=path))
     assert isinstance(task, TaskDescription)
-    assert (task.id, task.title, task.notes) == ("jsonl/p-7", "Seven", "easy")
+    assert (task.id, task.title, task.notes) == (make_task_id("jsonl", "P-7", "Print 7."), "Seven", "easy")
+    assert re.fullmatch(r"jsonl/p-7-[0-9a-f]{8}", task.id)
 
 
 def test_jsonl_bad_lines_are_per_item_errors(tmp_path: Path) -> None:

@@ -104,7 +104,7 @@ def test_show_renders_tasks(tmp_path: Path) -> None:
     assert "tile-count" not in result.stdout
     result = runner.invoke(app, ["show", "humaneval", "--limit", "2"])
     assert result.exit_code == 0
-    assert "humaneval/1-separate-paren-groups" in result.stdout
+    assert "humaneval/1-separate-paren-groups-" in result.stdout
     assert "example input" in result.stdout
 
 

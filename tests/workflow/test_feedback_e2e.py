@@ -26,7 +26,8 @@ from fakes.scenarios import (
 )
 
 from synth.library import Library
-from synth.runs import read_events
+from synth.runs import read_events, task_slug
+from synth.tasks import make_task_id
 
 TASKS = [
     {"id": "loop-max", "title": "Largest of a list (feedback loop)", "statement": LOOP_STATEMENT,
@@ -66,7 +67,7 @@ def _events(run_dir: Path, kind: str, task: str) -> list[dict[str, Any]]:
 
 def test_every_revise_request_is_self_contained_and_the_revision_is_accepted(run):
     run_dir, lib = run
-    task = "jsonl/loop-max"
+    task = make_task_id("jsonl", "loop-max", LOOP_STATEMENT)  # the id carries the statement's hash
     assert outcomes(run_dir)[task] == ("accepted", "accepted")
     revisions = _calls(run_dir, task, "revise")
     assert len(revisions) == 2
@@ -83,7 +84,7 @@ def test_every_revise_request_is_self_contained_and_the_revision_is_accepted(run
             assert line in text, (k, line)
         assert "[0.03, 0.85]" in text and f"revision {k} of 2" in text
     assert "n must be positive" in revisions[1]["messages"][1]["content"]  # round 1's construct error
-    cands = run_dir / "candidates" / "jsonl_loop-max"
+    cands = run_dir / "candidates" / task_slug(task)
     assert (cands / "round_1_0.py").read_text() == MAX_BAD_LEVEL
     assert (cands / "round_2_0.py").read_text() == MAX_BOOTCAMP
     rec = lib.record("jsonl_loop_max")
@@ -93,12 +94,12 @@ def test_every_revise_request_is_self_contained_and_the_revision_is_accepted(run
 
 def test_a_static_repair_is_recorded_saved_and_shown_to_the_model(run):
     run_dir, lib = run
-    task = "jsonl/repair-max"
+    task = make_task_id("jsonl", "repair-max", LOOP_STATEMENT)  # the id carries the statement's hash
     assert outcomes(run_dir)[task] == ("accepted", "accepted")
     (repair,) = [e for e in _events(run_dir, "repair", task) if e["round"] == 0]
     assert repair["repair"] == "contract_import" and repair["stage"] == "source"
     assert "from synth.bootcamp import BaseBootcamp" in repair["detail"]
-    cands = run_dir / "candidates" / "jsonl_repair-max"
+    cands = run_dir / "candidates" / task_slug(task)
     assert (cands / "round_0_0.py").read_text() == MAX_UNIMPORTED  # what the model wrote
     repaired = (cands / "round_0_0.repaired.py").read_text()
     assert "from synth.bootcamp import BaseBootcamp" in repaired and "import os" in repaired
@@ -115,12 +116,12 @@ def test_a_static_repair_is_recorded_saved_and_shown_to_the_model(run):
 
 def test_a_name_error_at_generate_is_repaired_from_the_gates_errors(run):
     run_dir, lib = run
-    task = "jsonl/errfix-max"
+    task = make_task_id("jsonl", "errfix-max", LOOP_STATEMENT)  # the id carries the statement's hash
     assert outcomes(run_dir)[task] == ("accepted", "accepted")
     repairs = _events(run_dir, "repair", task)
     assert [(r["repair"], r["stage"].split(":")[0]) for r in repairs] == [("stdlib_import", "errors")]
     assert "islice" in repairs[0]["detail"] and "generate" in repairs[0]["stage"]
-    cands = run_dir / "candidates" / "jsonl_errfix-max"
+    cands = run_dir / "candidates" / task_slug(task)
     before = json.loads((cands / "round_0_0.check.before_repair_1.json").read_text())
     assert "generate" in [c["name"] for c in before["checks"] if c["status"] not in ("passed", "skipped")]
     after = json.loads((cands / "round_0_0.check.json").read_text())

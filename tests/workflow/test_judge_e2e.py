@@ -32,7 +32,8 @@ from fakes.scenarios import (
 from synth.gate import run_checks
 from synth.gate.report import CheckResult, CheckStatus, differential_examples, render_differential
 from synth.library import Library
-from synth.runs import read_events
+from synth.runs import read_events, task_slug
+from synth.tasks import make_task_id
 from synth.workflow.judge import extract_checker, parse_argument
 
 TASKS = {
@@ -238,9 +239,9 @@ def test_with_a_reference_program_its_verdict_is_evidence_and_settles_it(tmp_pat
     data = tmp_path / "tasks.jsonl"
     data.write_text(json.dumps(record) + "\n")
     run_dir, lib_dir = _run(tmp_path, "jsonl", data, candidates=1)
-    task = "jsonl/refmax"
+    task = make_task_id("jsonl", "refmax", record["statement"])  # with the statement's hash
     assert outcomes(run_dir) == {task: ("accepted", "accepted")}
-    checkers = run_dir / "checkers" / "jsonl_refmax"
+    checkers = run_dir / "checkers" / task_slug(task)
     assert (checkers / "round_0.py").read_text() == MAX_CHECKER_RARE
     first = report(run_dir, task, "round_0_0")
     assert check_of(first, "oracle")["status"] == "passed"
