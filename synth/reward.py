@@ -35,6 +35,12 @@ reward of the last step replayed. A single response is therefore scored as the e
 move (the score so far, usually 0 for a game not yet won), never as if it had finished the game.
 A step that breaks the contract on a replayed action is a finding, like a raising verifier.
 
+The sandboxed reward audits itself: at random points it sends its own scoring workers a
+row's reference answer and a corrupted one, shaped as model responses (an episode's reference
+transcript and a corrupted one, for a multi-turn row), and a bootcamp that scores them wrongly
+is quarantined: its later rows score 0.0 as findings and its library record is marked
+(:mod:`synth.canary`, ``docs/production.md``).
+
 Broken *data* (an unknown data source, a ground truth that is not a JSON object, a module
 that no longer matches the manifest) raises :class:`RewardDataError` naming it, because that is
 the trainer's pipeline being wrong; a sandbox that cannot run at all raises
@@ -57,6 +63,7 @@ from pathlib import Path
 from typing import Any
 
 from synth.bootcamp import BaseBootcamp, MultiTurnBootcamp
+from synth.canary import CANARY_RATE, AnswerProbe, Auditor, EpisodeProbe, Quarantine, Scored
 from synth.library import Library, LibraryError
 from synth.sandbox.kit import json_problem
 from synth.utf8 import describe, encodable, find_unencodable
@@ -151,7 +158,13 @@ class RewardFunction(_Reward):
 
     ``size`` workers per bootcamp, on ``backend`` (``auto``: the strongest available), each
     ``verify_score`` call bounded by ``call_timeout_s``. Thread-safe. :meth:`close` stops the
-    workers (they are also stopped at interpreter exit)."""
+    workers (they are also stopped at interpreter exit).
+
+    Canaries (:mod:`synth.canary`): ``canary_rate`` canaries per real call on average, at
+    random points (0 turns them off). A bootcamp whose canary fails is quarantined:
+    :attr:`quarantined` holds the evidence, its library record's status becomes
+    ``quarantined`` (said in the log when the library cannot be written), and its later rows
+    score 0.0 and count in :data:`FINDINGS`. :meth:`settle` waits for the canaries sent."""
 
     def __init__(
         self,
@@ -160,6 +173,7 @@ class RewardFunction(_Reward):
         size: int = 1,
         backend: str = "auto",
         call_timeout_s: float = 5.0,
+        canary_rate: float = CANARY_RATE,
     ) -> None:
         super().__init__(library)
         self.size = size
@@ -168,6 +182,9 @@ class RewardFunction(_Reward):
         self._pools: dict[str, Any] = {}
         self._episodes: dict[str, _EnvPool | None] = {}
         self._lock = threading.Lock()
+        #: bootcamp name -> why its canaries quarantined it
+        self.quarantined: dict[str, Quarantine] = {}
+        self._auditor = Auditor(canary_rate, self._quarantine)
 
     def _pool(self, data_source: str) -> Any:
         pool = self._pools.get(data_source)
@@ -191,6 +208,9 @@ class RewardFunction(_Reward):
                 except (SandboxUnavailableError, ValueError) as exc:
                     raise RewardSandboxError(f"cannot score {data_source!r} in the sandbox: {exc}") from exc
                 self._pools[data_source] = pool
+                self._auditor.watch(data_source, name, lambda: AnswerProbe(
+                    code, name=name, class_name=rec.class_name, backend=self.backend,
+                    call_timeout_s=self.call_timeout_s, verify=lambda r, i: _scored(pool, r, i)))
         return pool
 
     def _episode_pool(self, data_source: str) -> _EnvPool | None:
@@ -206,9 +226,13 @@ class RewardFunction(_Reward):
                     rec, code = self.library.checked_code(name)
                 except LibraryError as exc:
                     raise RewardDataError(f"data_source {data_source!r}: {exc}") from exc
-                self._episodes[data_source] = _EnvPool(
-                    code, name, rec.class_name, self.size, self.backend, self.call_timeout_s
-                ) if declares_multi_turn(code) else None
+                envs = _EnvPool(code, name, rec.class_name, self.size, self.backend,
+                                self.call_timeout_s) if declares_multi_turn(code) else None
+                self._episodes[data_source] = envs
+                if envs is not None:
+                    self._auditor.watch(data_source, name, lambda: EpisodeProbe(
+                        code, name=name, class_name=rec.class_name, backend=self.backend,
+                        step_limit_s=self.call_timeout_s, replay=envs.replay))
         return self._episodes[data_source]
 
     def __call__(
@@ -221,17 +245,26 @@ class RewardFunction(_Reward):
         episodes = self._episode_pool(data_source)
         pool = self._pool(data_source) if episodes is None else None
         identity = self._identity(data_source, ground_truth)
+        name = data_source[len(PREFIX) :]
+        if name in self.quarantined:
+            return self._refuse(name)
         if not isinstance(solution_str, str):
             return 0.0
         if episodes is not None:
-            return episodes.score(data_source, identity, solution_str)
-        assert pool is not None
+            score = episodes.score(data_source, identity, solution_str)
+        else:
+            assert pool is not None
+            score = self._verify(pool, data_source, name, solution_str, identity)
+        self._auditor.offer(data_source, identity)  # after the real call: its score is its own
+        return score
+
+    def _verify(self, pool: Any, data_source: str, name: str, solution_str: str,
+                identity: dict[str, Any]) -> float:
         result = pool.verify(solution_str, identity)
         if result.outcome.value == "passed" and result.score is not None:
             return float(result.score)
         if result.outcome.value == "sandbox_error":
             raise RewardSandboxError(f"cannot score {data_source!r} in the sandbox: {result.error}")
-        name = data_source[len(PREFIX) :]
         FINDINGS[name] += 1
         log.error(
             "bootcamp %s: verify_score ended with %s%s on a model response (%d so far): %s\n"
@@ -241,7 +274,43 @@ class RewardFunction(_Reward):
         )
         return 0.0
 
+    def _quarantine(self, data_source: str, found: Quarantine) -> None:
+        """A canary failed (in the canary thread): refuse the bootcamp from now on, mark its
+        library record, and say so once."""
+        name = found.bootcamp
+        self.quarantined[name] = found
+        FINDINGS[name] += 1
+        try:
+            self.library.set_status(name, "quarantined", found.reason[:2000])
+            found.record = f"its library record in {self.library.root} now has status 'quarantined'"
+        except Exception as exc:  # a read-only library: the quarantine holds in this process
+            found.record = (f"its library record in {self.library.root} could NOT be marked "
+                            f"quarantined ({type(exc).__name__}: {str(exc)[:200]}): the "
+                            "quarantine holds in this process only")
+        log.error("%s", found.message(), extra={"synth_quarantine": name})
+
+    def _refuse(self, name: str) -> float:
+        """A row of a quarantined bootcamp: 0.0 and a finding (logged at the first and then at
+        every 1000th, so that the trainer's log is not flooded)."""
+        found = self.quarantined[name]
+        FINDINGS[name] += 1
+        found.refused += 1
+        if found.refused == 1 or found.refused % 1000 == 0:
+            log.error("bootcamp %s is quarantined (%s; expected %s, got %s): %d of its rows "
+                      "scored 0.0 so far", PREFIX + name, found.finding, found.expected,
+                      found.got, found.refused, extra={"synth_quarantine": name})
+        return 0.0
+
+    def refuses(self, data_source: str) -> Quarantine | None:
+        """The quarantine of ``data_source``'s bootcamp, if its canaries failed."""
+        return self.quarantined.get(str(data_source)[len(PREFIX):])
+
+    def settle(self, timeout_s: float = 60.0) -> bool:
+        """Wait until the canaries sent so far are judged (False: ``timeout_s`` ran out)."""
+        return self._auditor.settle(timeout_s)
+
     def close(self) -> None:
+        self._auditor.close()
         with self._lock:
             pools, self._pools = list(self._pools.values()), {}
             envs, self._episodes = [e for e in self._episodes.values() if e], {}
@@ -249,6 +318,14 @@ class RewardFunction(_Reward):
             pool.close()
         for env in envs:
             env.close()
+
+
+def _scored(pool: Any, response: str, identity: dict[str, Any]) -> Scored:
+    """A canary scored by the reward's own pool call."""
+    result = pool.verify(response, identity)
+    if result.outcome.value == "passed" and result.score is not None:
+        return Scored(float(result.score))
+    return Scored(None, result.outcome, result.error)
 
 
 def _finding(data_source: str, what: str, solution_str: str) -> float:
@@ -289,21 +366,28 @@ class _EnvPool:
                 return env
         return self.free.get()
 
-    def score(self, data_source: str, identity: dict[str, Any], solution_str: str) -> float:
-        from synth.rollout import RolloutError, score_transcript
-        from synth.sandbox.base import SandboxUnavailableError
+    def replay(self, identity: dict[str, Any], text: str) -> float:
+        """The score of the episode ``text`` writes (raises as :func:`score_transcript`)."""
+        from synth.rollout import score_transcript
 
         env = self._take()
         try:
-            score, _ = score_transcript(env, identity, solution_str)
+            score, _ = score_transcript(env, identity, text)
+        finally:
+            self.free.put(env)
+        return score
+
+    def score(self, data_source: str, identity: dict[str, Any], solution_str: str) -> float:
+        from synth.rollout import RolloutError
+        from synth.sandbox.base import SandboxUnavailableError
+
+        try:
+            return self.replay(identity, solution_str)
         except SandboxUnavailableError as exc:
             raise RewardSandboxError(f"cannot score {data_source!r} in the sandbox: {exc}") from exc
         except RolloutError as exc:
             return _finding(data_source, f"the episode replay broke the contract: {exc}",
                             solution_str)
-        finally:
-            self.free.put(env)
-        return score
 
     def close(self) -> None:
         with self.lock:
@@ -373,6 +457,10 @@ class TrustedRewardFunction(_Reward):
             )
             return 0.0
         return score
+
+    def settle(self, timeout_s: float = 60.0) -> bool:
+        """No canaries here (the code is trusted): nothing to wait for."""
+        return True
 
     def close(self) -> None:
         """Nothing to stop (same interface as :class:`RewardFunction`)."""
@@ -444,9 +532,10 @@ def make_compute_score(
     """A ``compute_score`` over a library folder (e.g. one grown by ``synth run``).
 
     By default it scores in the sandbox's warm worker pool (options: ``size`` workers per
-    bootcamp, ``backend``, ``call_timeout_s``): the library's code never runs in this process,
-    and a verifier that hangs or explodes on some model output costs a bounded time and is
-    reported, never stalls or crashes the trainer.
+    bootcamp, ``backend``, ``call_timeout_s``, ``canary_rate``): the library's code never runs
+    in this process, a verifier that hangs or explodes on some model output costs a bounded
+    time and is reported, never stalls or crashes the trainer, and canaries audit the stream
+    (:class:`RewardFunction`).
 
     ``trust_library_code=True`` says "I trust this library's code": the bootcamps are imported
     into this process and scored there (faster, no sandbox), with everything that
