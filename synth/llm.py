@@ -9,6 +9,9 @@ turns into a typed failure of that one task, never a crash of the run.
 
 Configuration comes in as :class:`ModelSpec` objects built at the CLI edge (which is where
 ``OPENAI_BASE_URL`` / ``OPENAI_API_KEY`` are read); this module never reads the environment.
+A base URL may carry credentials (``http://user:secret@host/v1``, ``?api_key=...``): the client
+uses it as given, and everything written (the ledger's ``endpoint``, error texts, a run's
+config) goes through :func:`redact_url` / :func:`redact_text` first.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 import openai
@@ -45,6 +49,38 @@ FailureKind = Literal[
 RETRYABLE: frozenset[str] = frozenset({"rate_limit", "server", "timeout", "connection", "bad_response"})
 
 
+#: query parameters of a base URL shown as they are (every other value may be a key)
+PUBLIC_QUERY_KEYS = frozenset({"api-version"})
+_URL_IN_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>\\]+")
+
+
+def redact_url(url: str) -> str:
+    """``url`` as it may be written (config.json, events, transcripts, logs): user info
+    (``user:password@``) becomes ``***@``, every query value but :data:`PUBLIC_QUERY_KEYS`
+    becomes ``***``, a fragment ``***``. A URL with none of these comes back unchanged; the
+    client keeps the real one in memory."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "<a URL that does not parse>"
+    if "@" not in parts.netloc and not parts.query and not parts.fragment:
+        return url
+    netloc = "***@" + parts.netloc.rsplit("@", 1)[1] if "@" in parts.netloc else parts.netloc
+    shown = []
+    for piece in parts.query.split("&") if parts.query else []:
+        key, eq, _ = piece.partition("=")
+        shown.append(piece if eq and key.lower() in PUBLIC_QUERY_KEYS else
+                     f"{key}=***" if eq else "***")
+    query = "&".join(shown)
+    return urlunsplit((parts.scheme, netloc, parts.path, query, "***" if parts.fragment else ""))
+
+
+def redact_text(text: str) -> str:
+    """``text`` (an error message, a log line) with every URL in it passed through
+    :func:`redact_url`."""
+    return _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
+
+
 class ModelSpec(BaseModel):
     """One role's model: name, endpoint and sampling settings."""
 
@@ -60,7 +96,19 @@ class ModelSpec(BaseModel):
     seed: int | None = None
 
     def endpoint_key(self) -> str:
+        """The endpoint as this process tells endpoints apart (the real URL: never write it)."""
         return self.base_url or "default"
+
+    def endpoint_label(self) -> str:
+        """The endpoint as files and logs may show it (:func:`redact_url`)."""
+        return redact_url(self.endpoint_key())
+
+    def public_dump(self) -> dict[str, Any]:
+        """The spec as a file may hold it: the API key left out, the base URL redacted."""
+        data = self.model_dump(mode="json")
+        if data.get("base_url"):
+            data["base_url"] = redact_url(data["base_url"])
+        return data
 
 
 class Price(BaseModel):
@@ -350,7 +398,7 @@ class LLMClient:
             call_id=uuid.uuid4().hex[:12],
             role=role,
             model=spec.model,
-            endpoint=spec.endpoint_key(),
+            endpoint=spec.endpoint_label(),
             tag=tag,
             prompt_version=prompt_version,
         )
@@ -378,7 +426,7 @@ class LLMClient:
             kind = classify(exc)
             record.ok = False
             record.error_kind = kind
-            record.error = str(exc)[:500]
+            record.error = redact_text(str(exc))[:500]
             self._finish(record, t0, messages, None)
             raise LLMFailure(kind, record.error, record) from exc
         assert text is not None

@@ -76,7 +76,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from synth.llm import ModelSpec, Price
+from synth.llm import ModelSpec, Price, redact_text
 from synth.paths import OutsideRootError, inside
 from synth.utf8 import json_text
 
@@ -140,8 +140,18 @@ class RunConfig(BaseModel):
         """The judge role's model: its own when given, else the coder's."""
         return self.judge or self.coder
 
-    def hashed_part(self) -> dict[str, Any]:
+    def public_dump(self) -> dict[str, Any]:
+        """The configuration as config.json holds it: API keys left out, base URLs redacted
+        (:func:`synth.llm.redact_url`; a password in a URL is never written)."""
         data = self.model_dump(mode="json")
+        for role in ("coder", "solver", "judge"):
+            spec = getattr(self, role)
+            if spec is not None:
+                data[role] = spec.public_dump()
+        return data
+
+    def hashed_part(self) -> dict[str, Any]:
+        data = self.public_dump()
         for key, default in LATER_DEFAULTS.items():
             if key in data and data[key] == default:
                 data.pop(key)  # the default: runs started before the option existed hash alike
@@ -208,9 +218,11 @@ class EventLog:
 
     @staticmethod
     def line(kind: str, task: str | None = None, **payload: Any) -> str:
-        """One event as its line of the log (timestamped now)."""
+        """One event as its line of the log (timestamped now); any URL in it with credentials
+        (user info, query values) is redacted (:func:`synth.llm.redact_text`), whichever field
+        or error text carries it."""
         event = {"ts": round(time.time(), 4), "kind": kind, "task": task, **payload}
-        return json_text(event, ensure_ascii=False, default=str) + "\n"
+        return redact_text(json_text(event, ensure_ascii=False, default=str)) + "\n"
 
     def emit(self, kind: str, task: str | None = None, **payload: Any) -> None:
         self.write(self.line(kind, task, **payload))
@@ -260,7 +272,7 @@ class Run:
         if root.exists():
             raise RunError(f"run folder {root} already exists; pick another run id")
         root.mkdir(parents=True)
-        payload = {"run_id": run_id, "hash": config.config_hash(), "config": config.model_dump(mode="json")}
+        payload = {"run_id": run_id, "hash": config.config_hash(), "config": config.public_dump()}
         (root / "config.json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
         return cls(root, run_id, config)
 

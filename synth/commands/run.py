@@ -30,7 +30,9 @@ DEFAULT_SOLVER = "gpt-4.1-nano"
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
-    err.print(f"[bold red]error:[/] {message}", soft_wrap=True)
+    from synth.llm import redact_text  # a URL in the message is shown without its credentials
+
+    err.print(f"[bold red]error:[/] {redact_text(message)}", soft_wrap=True)
     return typer.Exit(code)
 
 

@@ -61,7 +61,7 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 from synth.library import BootcampRecord, Library, LibraryError
-from synth.llm import LLMClient, ModelSpec
+from synth.llm import LLMClient, ModelSpec, redact_url
 from synth.runs import EventLog, Run, RunConfig, RunError, task_slug
 from synth.sandbox import get_backend
 from synth.tasks import TaskDescription
@@ -496,7 +496,8 @@ async def execute_ray(
                 await tick
         with contextlib.suppress(Exception):
             stats = await asyncio.gather(*[a.stats.remote() for a in limiters.values()])
-            run.events.emit("ray_stats", None, endpoints=dict(zip(limiters, stats, strict=True)),
+            run.events.emit("ray_stats", None, endpoints=dict(zip(map(redact_url, limiters), stats,
+                                                                  strict=True)),
                             tasks=_timing_summary(timings))
         forwarded.drain()
         with contextlib.suppress(Exception):
