@@ -24,7 +24,9 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO))
 
+from bench._common import Ticker, count_lines, setup  # noqa: E402
 from filters.self_consistency import FilterConfig, FilterResult  # noqa: E402
 from synth.gate import CheckReport, CheckResult, CheckStatus  # noqa: E402
 from synth.library import Library  # noqa: E402
@@ -33,6 +35,7 @@ from synth.runs import Run, RunConfig, read_events  # noqa: E402
 from synth.tasks import Provenance, TaskDescription, TaskKind  # noqa: E402
 from synth.workflow.orchestrator import execute, ledger_sink  # noqa: E402
 
+TASK_END = '"task_end"'  # as it appears in an event line
 SERVER = r"""
 import sys, time, threading
 sys.path.insert(0, sys.argv[3])
@@ -57,7 +60,8 @@ def instant_gate(code: str, **_: Any) -> CheckReport:
                                            reason="stand-in")])
 
 
-async def instant_filter(code: str, solve: Any, *, config: FilterConfig, backend: Any) -> FilterResult:
+async def instant_filter(code: str, solve: Any, *, config: FilterConfig, backend: Any,
+                         **_: Any) -> FilterResult:
     """Asks the solver K times (real calls, concurrently) and accepts at a fixed rate."""
     answers = await asyncio.gather(*[solve(f"prompt {i}") for i in range(config.samples)])
     return FilterResult(verdict="accepted", reason="stand-in", pass_rate=0.5,
@@ -66,6 +70,7 @@ async def instant_filter(code: str, solve: Any, *, config: FilterConfig, backend
 
 
 def main() -> None:
+    setup()
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tasks", type=int, default=200)
     ap.add_argument("--concurrency", type=int, default=32)
@@ -94,13 +99,22 @@ def main() -> None:
             ]
             llm = LLMClient({"coder": spec, "solver": spec}, max_concurrency=C,
                             on_record=ledger_sink(run), transcript_dir=run.root / "transcripts")
+            events = run.root / "events.jsonl"
+            print(f"T={T} tasks, C={C}, L={L}s, K={K}: {T * (1 + K)} model calls, ideal wall "
+                  f"{T * (1 + K) * L / C:.1f}s", flush=True)
             cpu0, wall0 = time.process_time(), time.perf_counter()
-            summary = asyncio.run(execute(
-                run, tasks, llm=llm, library=Library(tmp / "lib"),
-                overrides={"gate": instant_gate, "acceptance_filter": instant_filter},
-            ))
+            with Ticker(lambda: f"{count_lines(events, TASK_END)}/{T} tasks ended"):
+                summary = asyncio.run(execute(
+                    run, tasks, llm=llm, library=Library(tmp / "lib"),
+                    overrides={"gate": instant_gate, "acceptance_filter": instant_filter},
+                ))
             wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
-            calls_ev = [e for e in read_events(run.root / "events.jsonl") if e["kind"] == "llm_call"]
+            all_events = read_events(events)
+            if summary.counts().get("accepted", 0) != T:  # a stand-in no longer fits the graph
+                first = next((e.get("error") for e in all_events if e["kind"] == "task_error"), "")
+                raise SystemExit(f"only {summary.counts()} of {T} tasks accepted: the measurement "
+                                 f"is void; first task error: {first or summary.reasons()}")
+            calls_ev = [e for e in all_events if e["kind"] == "llm_call"]
             latencies = [float(e["latency_s"]) - float(e["queued_s"]) for e in calls_ev]
         finally:
             server.kill()
