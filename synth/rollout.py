@@ -27,7 +27,11 @@ parsed dict); ``synth export`` marks such rows ``extra_info.multi_turn``. Each t
 
 The state never leaves this process but as the JSON passed to the next ``step``; the model
 sees only observations. Many rollouts of one bootcamp can share one :class:`EpisodeEnv` (one
-sandbox session; not thread-safe: one episode at a time per env). A model call's failure
+sandbox session at a time; not thread-safe: one episode at a time per env). The session is
+replaced by a fresh one after a random, small number of calls (:data:`EPISODE_LIFE`, drawn
+anew for each session): an environment honest for its first N steps cannot wait production
+out, because the gate's episode consistency check (:mod:`synth.gate.episode_consistency`)
+sends one process more calls than that. A model call's failure
 propagates (``openai`` exceptions); a bootcamp that breaks the contract raises
 :class:`RolloutError` naming the turn.
 """
@@ -53,10 +57,30 @@ from synth.sampling import (
 from synth.sandbox.base import Backend, Outcome, SandboxUnavailableError
 from synth.sandbox.kit import canonical
 from synth.sandbox.methods import MethodServer, server_limits
+from synth.sandbox.pool import worker_life
 from synth.utf8 import escape_surrogates
 
-__all__ = ["EpisodeEnv", "RolloutError", "RolloutResult", "Turn", "reference_episode", "replay",
-           "replay_transcript", "rollout", "score_transcript"]
+__all__ = ["EPISODE_LIFE", "EpisodeEnv", "RolloutError", "RolloutResult", "Turn", "episode_life",
+           "reference_episode", "replay", "replay_transcript", "rollout", "score_transcript"]
+
+#: The calls (reset, step, reference_policy) one environment process serves before a fresh one
+#: replaces it, drawn anew for each process (:func:`synth.sandbox.pool.worker_life`): the range
+#: of the scoring workers' (:data:`synth.sandbox.pool.WORKER_LIFE`). Steps are pure (the gate's
+#: state_purity check), so a replacement mid-episode changes no reply; it costs one import
+#: (~80 ms on the process backend) per few hundred calls.
+EPISODE_LIFE = (200, 800)
+
+
+def episode_life(code: str) -> tuple[int, int]:
+    """The range of an environment process's life in calls for the module ``code``:
+    :data:`EPISODE_LIFE`, shortened by the time factor of an engine it declares
+    (:func:`synth.engines.time_factor`; a GNU Go step takes ~50 ms, so its processes serve
+    10-40 calls). The gate's episode consistency stream exceeds the upper end."""
+    from synth.engines import time_factor
+
+    factor = time_factor(code)
+    low, high = EPISODE_LIFE
+    return max(8, int(low / factor)), max(16, int(high / factor))
 
 
 class RolloutError(Exception):
@@ -108,7 +132,8 @@ class EpisodeEnv:
     gate's rule)."""
 
     def __init__(self, code: str, *, name: str = "bootcamp", class_name: str = "",
-                 backend: str | Backend = "auto", step_limit_s: float = 5.0) -> None:
+                 backend: str | Backend = "auto", step_limit_s: float = 5.0,
+                 recycle_after: int | tuple[int, int] | None = None) -> None:
         from synth.engines import time_factor
 
         self.name = name
@@ -117,6 +142,13 @@ class EpisodeEnv:
                                    limits=server_limits(), label=f"rollout:{name}")
         self.max_turns = 0
         self.engines: list[str] = []
+        #: calls a process serves before a fresh one replaces it: a number, or a range to draw
+        #: from for each process (default :func:`episode_life` of the code)
+        self.recycle_after = episode_life(code) if recycle_after is None else recycle_after
+        self._life = worker_life(self.recycle_after)
+        self._calls = 0
+        #: how many times the process was replaced
+        self.recycled = 0
 
     @classmethod
     def from_library(cls, name: str, *, library: Any = None, backend: str | Backend = "auto",
@@ -145,6 +177,7 @@ class EpisodeEnv:
             raise RolloutError(f"{self.name} is not a multi-turn bootcamp (score its single "
                                "answers with synth.reward instead)")
         self.max_turns, self.engines = declared
+        self._life, self._calls = worker_life(self.recycle_after), 0
         return self
 
     def close(self) -> None:
@@ -159,8 +192,12 @@ class EpisodeEnv:
         self.close()
 
     def _ask(self, method: str, params: dict[str, Any], what: str) -> Any:
+        if self.server.alive and self._calls >= self._life:
+            self.start()  # a fresh process (MethodServer.start closes the old session first)
+            self.recycled += 1
         if not self.server.alive:
             self.start()
+        self._calls += 1
         reply = self.server.call(method, params, timeout_s=self.step_limit_s)
         if not reply.ok:
             raise RolloutError(f"{self.name}: {what} failed ({reply.outcome.value}): "

@@ -29,7 +29,10 @@ float in [0, 1], else ``invalid_score``) and every judgement is made here:
 * ``terminal``: stepping a finished state keeps it finished with the same reward
   (``terminal_changes``);
 * ``levels``, ``timing``, ``contract``: harder presets give larger cases, longer reference
-  episodes or lower random-policy scores; calls within their time budgets; the contract intact.
+  episodes or lower random-policy scores; calls within their time budgets; the contract intact;
+* ``episode_consistency``: production's traffic -- fresh identities, reset/step calls only, a
+  random hash seed, a process longer-lived than production's -- gives the gate's replies
+  (:mod:`synth.gate.episode_consistency`; ``inconsistent_verifier``).
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from synth import pyast
 from synth.gate import engines
 from synth.gate.answers import _median, _size, check_contract
 from synth.gate.calls import Failure, ask_many
+from synth.gate.episode_consistency import check_episode_consistency
 from synth.gate.report import MULTI_TURN_CHECK_NAMES
 from synth.gate.suite import Suite, failure_result, mean, result
 from synth.sampling import (
@@ -66,6 +70,10 @@ _BASE = "MultiTurnBootcamp"
 _EPISODE_CHECKS = frozenset({"observation", "reference_policy", "unusual_actions",
                              "degenerate_policies", "state_purity", "episode_determinism",
                              "terminal"})
+#: The checks whose pass episode_consistency needs (the replies it compares are pure and
+#: deterministic, the losing policies it plays lose on the gate's cases).
+_CONSISTENCY_NEEDS = ("observation", "reference_policy", "unusual_actions", "degenerate_policies",
+                      "state_purity", "episode_determinism", "turn_limit", "terminal")
 #: Policies whose actions are illegal by any rules, and the legal-looking ones.
 ILLEGAL_POLICIES = ("empty", "garbage", "long")
 WEAK_POLICIES = ("constant", "random", "other_case")
@@ -204,10 +212,25 @@ class EpisodeSuite(Suite):
         if name in ("turn_limit", "levels", "timing") and self.hung:
             return None if name != "turn_limit" else self.hung_reason()
         why = super().skip_reason(name)
+        if why is None and name == "episode_consistency":
+            return self._consistency_skip()
         if why is None and name in _EPISODE_CHECKS - {"observation", "reference_policy"} \
                 and not self.ref_episodes:
             return "not run: no reference episode was played"
         return why
+
+    def _consistency_skip(self) -> str | None:
+        if self.hung or self.too_slow:
+            return "not run: the bootcamp hung or was too slow earlier"
+        if self.statuses.get("timing") not in (None, "passed"):
+            # its call volume (production's environment life, and more) is sized for an
+            # environment of production's speed; a slower one is rejected by the timing check
+            return "not run: the timing check failed (the environment is too slow for production)"
+        failed = [n for n in _CONSISTENCY_NEEDS if self.statuses.get(n) not in (None, "passed")]
+        if failed:
+            return (f"not run: the {failed[0]} check did not pass (the gate rejects the "
+                    "environment already; production's traffic is compared with a passing one)")
+        return None
 
     def charge(self, seconds: float) -> None:
         if self.current not in _EPISODE_CHECKS:
@@ -762,5 +785,6 @@ EPISODE_CHECKS: dict[str, Callable[[EpisodeSuite], dict[str, Any]]] = {
     "terminal": check_terminal,
     "levels": check_levels,
     "timing": check_timing,
+    "episode_consistency": check_episode_consistency,
     "contract": check_contract,
 }

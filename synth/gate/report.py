@@ -53,7 +53,8 @@ CHECK_NAMES: tuple[str, ...] = (
 MULTI_TURN_CHECK_NAMES: tuple[str, ...] = (
     "static", "load", "construct", "generate", "determinism", "diversity", "observation",
     "reference_policy", "unusual_actions", "degenerate_policies", "state_purity",
-    "episode_determinism", "turn_limit", "terminal", "levels", "timing", "contract",
+    "episode_determinism", "turn_limit", "terminal", "levels", "timing", "episode_consistency",
+    "contract",
 )
 #: Largest artifact kept per entry (characters): sized for the revise prompt.
 ARTIFACT_CAP = 2000
