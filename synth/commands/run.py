@@ -157,7 +157,7 @@ def run_command(
     prices: Annotated[Path | None, typer.Option(help="JSON price table {model: {input_per_mtok, output_per_mtok}}.")] = None,
     require_review: Annotated[bool, typer.Option(help="Commit as pending review instead of live.")] = False,
     force: Annotated[bool, typer.Option(help="Synthesise tasks already in the library again.")] = False,
-    request_timeout: Annotated[float | None, typer.Option(help="Seconds before a model call is retried (default 180; 900 for the local model).")] = None,
+    request_timeout: Annotated[float | None, typer.Option(help="Seconds before a model call is retried (default 180; 1200 for the local model).")] = None,
     exemplars: Annotated[int | None, typer.Option(help="Exemplar bootcamps in the draft prompt (default 2; 1 for the local model).")] = None,
     compact_exemplars: Annotated[bool | None, typer.Option("--compact-exemplars/--full-exemplars", help="One short exemplar, docstrings and comments stripped, for small context windows (default: full exemplars).")] = None,
     mode: Annotated[str, typer.Option(help="full: the model writes the whole module; compiled: a task's reference program is embedded and the model writes the rest; auto: compiled where a verified reference program exists.")] = "auto",

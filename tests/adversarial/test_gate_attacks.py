@@ -46,7 +46,7 @@ Header scheme of a ``gate_*.py`` program (one ``# key: value`` line each)::
     # pool-min-s: 0.06               optional: the host-measured time of the right-answer call
                                      is at least this (the clock inside the sandbox lies)
     # time: 40                       optional: bound on the gate's wall time (default 30 s)
-    # known-hole: TEXT               optional: an open, documented hole (README, "Who decides"):
+    # known-hole: TEXT               optional: an open, documented hole (docs/sandbox.md):
                                      the gate and pool tests of the program are strict xfails,
                                      so they turn into failures the day the hole closes
 

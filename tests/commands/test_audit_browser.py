@@ -1,7 +1,7 @@
 """audit.html in headless Chromium: the summary counts and the table agree with audit.csv,
 filtering and sorting work, a module's findings open with their severity label, and a
 screenshot goes to test-artifacts/audit.png (``SYNTH_README_SCREENSHOTS=1``: also to
-docs/audit.png, the README's). Skips only when Chromium cannot be installed
+docs/audit.png, shown by docs/audit.md). Skips only when Chromium cannot be installed
 (scripts/browser_deps.sh)."""
 
 from __future__ import annotations

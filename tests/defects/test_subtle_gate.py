@@ -1,7 +1,7 @@
 """The differential gate on the issue-10 corpus (tests/defects/subtle): with each module's own
 independent checker, at least 95 % of the subtle defects are rejected and no clean bootcamp is;
 without checkers the gate must still reject no clean bootcamp (its detection rate without
-checkers is reported by bench/differential.py and the README, not asserted here)."""
+checkers is reported by bench/differential.py and docs/gate.md, not asserted here)."""
 
 from __future__ import annotations
 
