@@ -489,7 +489,8 @@ class Library:
         _atomic_write(self._inside(rel), text)
 
     def remove_file(self, rel: str) -> None:
-        self._inside(rel).unlink(missing_ok=True)
+        self._inside(rel)  # refused when it leads out of the library
+        (self.root / rel).unlink(missing_ok=True)  # a link itself, not what it points at
 
     def _inside(self, rel: str, what: str = "path") -> Path:
         """``rel`` under the library folder, resolved (symlinks followed) and refused unless it
