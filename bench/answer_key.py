@@ -21,6 +21,7 @@ sys.path.insert(0, str(REPO / "tests" / "answer_key"))
 
 import key_tasks as k  # noqa: E402
 
+from bench._common import setup  # noqa: E402
 from synth.gate import CheckReport, Voter, run_checks  # noqa: E402
 from synth.sandbox import get_backend  # noqa: E402
 
@@ -37,6 +38,7 @@ def gate(name: str, key: str, voters: list[Voter], backend: str) -> CheckReport:
 
 
 def main() -> None:
+    setup()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--backend", default="process")
     ap.add_argument("--repeat", type=int, default=3)

@@ -19,7 +19,6 @@ import csv
 import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -27,6 +26,9 @@ from collections import Counter
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from bench._common import Ticker, run_child, setup  # noqa: E402
 
 _MODULE = '''"""Benchmark fixture ({kind}): {what}."""
 
@@ -168,10 +170,12 @@ def audit(folder: Path, out: Path, jobs: int, sandbox: str) -> tuple[float, dict
     """Run ``synth audit`` in a fresh process: (wall seconds, module -> verdict)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
     env["PYTHONPATH"] = str(REPO)
+    count = len(list(folder.glob("*.py")))
+    print(f"auditing {count} modules, --jobs {jobs} ...", flush=True)
     t0 = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "synth.cli", "audit", str(folder), "--out",
-                           str(out), "--jobs", str(jobs), "--sandbox", sandbox],
-                          cwd=REPO, env=env, capture_output=True, text=True, timeout=7200)
+    with Ticker(lambda: f"auditing {count} modules, --jobs {jobs}", every_s=30):
+        done = run_child([sys.executable, "-m", "synth.cli", "audit", str(folder), "--out",
+                          str(out), "--jobs", str(jobs), "--sandbox", sandbox], cwd=REPO, env=env)
     wall = time.perf_counter() - t0
     if done.returncode not in (0, 1, 3):
         print(done.stdout[-2000:], done.stderr[-2000:], file=sys.stderr)
@@ -180,6 +184,7 @@ def audit(folder: Path, out: Path, jobs: int, sandbox: str) -> tuple[float, dict
 
 
 def main() -> int:
+    setup()
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--modules", type=int, default=1000)
     ap.add_argument("--subset", type=int, default=100)

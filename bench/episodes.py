@@ -23,9 +23,14 @@ import argparse
 import json
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench._common import setup
 from synth.library import Library
 from synth.reward import make_compute_score
 from synth.rollout import EpisodeEnv, reference_episode
@@ -61,6 +66,7 @@ def _transcript(observations: list[str], responses: list[str]) -> str:
 
 
 def main() -> None:
+    setup()
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--episodes", type=int, default=60)
     ap.add_argument("--sandbox", default="bwrap", choices=["process", "bwrap", "docker"])

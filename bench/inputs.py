@@ -22,6 +22,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench._common import setup  # noqa: E402
 from synth.gate import run_checks  # noqa: E402
 from synth.sandbox import get_backend  # noqa: E402
 
@@ -35,19 +36,25 @@ def modules() -> list[Path]:
 
 
 def main() -> None:
+    setup()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--backend", default="process")
     args = ap.parse_args()
     backend = get_backend(args.backend)
     times: dict[str, list[float]] = {"with the statement": [], "without (task text '')": []}
-    for path in modules():
+    paths = modules()
+    print(f"gating {len(paths)} modules twice ({args.backend} backend)")
+    for i, path in enumerate(paths, 1):
         source = path.read_text(encoding="utf-8")
+        cells = []
         for label, text in (("with the statement", None), ("without (task text '')", "")):
             t0 = time.perf_counter()
             report = run_checks(source, backend=backend, task_text=text, name=path.name)
             times[label].append(time.perf_counter() - t0)
+            cells.append(f"{label.split()[0]} {times[label][-1]:5.2f}s")
             if label.startswith("with ") and not report.passed:
                 print(f"  note: {path.name} rejected: {[c.name for c in report.failing]}")
+        print(f"  {i:>2}/{len(paths)} {path.name[:48]:<48} " + ", ".join(cells))
     print(f"gate per compiled candidate ({len(modules())} modules, {args.backend} backend)")
     print(f"{'':<26}{'median s':>10}{'max s':>8}")
     for label, xs in times.items():

@@ -25,9 +25,11 @@ from dataclasses import asdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "adversarial"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sleepers.harness import PATHS, Measurement, measure, programs
 
+from bench._common import setup
 from synth.sandbox import get_backend
 from synth.sandbox.base import SandboxUnavailableError
 
@@ -74,4 +76,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    setup()
     raise SystemExit(main())

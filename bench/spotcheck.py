@@ -17,17 +17,21 @@ import argparse
 import hashlib
 import shutil
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from synth.export import ExportConfig, export
-from synth.library import Library
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench._common import setup  # noqa: E402
+from synth.export import ExportConfig, export  # noqa: E402
+from synth.library import Library  # noqa: E402
 
 
 def main() -> None:
+    setup()
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--per-bootcamp", type=int, default=1000)
     ap.add_argument("--test-per-bootcamp", type=int, default=200)

@@ -25,6 +25,10 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from bench._common import setup  # noqa: E402
+
 COMMANDS: list[list[str]] = [
     ["--help"],
     ["library", "list"],
@@ -96,6 +100,7 @@ def loaded_modules(args: list[str]) -> list[str] | None:
 
 
 def main() -> None:
+    setup()
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("-n", "--runs", type=int, default=10, help="runs per command (default 10)")
     ap.add_argument("--goal", type=float, default=0.3, help="seconds (default 0.3)")
@@ -107,10 +112,14 @@ def main() -> None:
     load_before = os.getloadavg()[0]
     for cmd in COMMANDS:  # warm the page cache once; not counted
         timed(synth + cmd)
-    for _ in range(args.runs):
+    print(f"{len(COMMANDS)} commands and `python -c pass`, {args.runs} rounds (wall s per run)")
+    for i in range(args.runs):
         base.append(timed(baseline_argv))
         for cmd in COMMANDS:
             times[tuple(cmd)].append(timed(synth + cmd))
+        print(f"  round {i + 1:>2}: base {base[-1][0]:.3f}  "
+              + "  ".join(f"{' '.join(c)} {times[tuple(c)][-1][0]:.3f}" for c in COMMANDS))
+    print()
     load = max(load_before, os.getloadavg()[0])
     base_median = statistics.median(w for w, _ in base)
 
