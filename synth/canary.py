@@ -179,17 +179,20 @@ class AnswerProbe:
         self.call_timeout_s = call_timeout_s
         self.verify = verify
         self.server: Any = None
+        self.closed = False
 
     def reference(self, identity: dict[str, Any]) -> str:
         from synth.sampling import MAX_TEXT_CHARS
         from synth.sandbox.methods import MethodServer, server_limits
 
+        if self.closed:
+            raise OracleError("the reward is closing", transient=True)
         if self.server is None:
             self.server = MethodServer(self.code, backend=self.backend, limits=server_limits(),
                                        class_name=self.class_name, label="synth-canary-oracle")
         reply = self.server.call("answer", {"case": identity}, timeout_s=self.call_timeout_s)
         if not reply.ok:
-            self.close()  # a fresh server next time
+            self.stop()  # a fresh server next time
             raise OracleError(f"reference_answer failed ({reply.outcome.value}): "
                               f"{reply.error[:300]}", transient=reply.outcome in TRANSIENT)
         if type(reply.value) is not str or len(reply.value) > MAX_TEXT_CHARS:
@@ -215,6 +218,10 @@ class AnswerProbe:
         return self.verify(canary.response, identity)
 
     def close(self) -> None:
+        self.closed = True
+        self.stop()
+
+    def stop(self) -> None:
         if self.server is not None:
             self.server.close()
             self.server = None
@@ -231,17 +238,20 @@ class EpisodeProbe:
         self.step_limit_s = step_limit_s
         self.replay = replay
         self.env: Any = None
+        self.closed = False
 
     def draw(self, identity: dict[str, Any], rng: random.Random, tally: Tally) -> list[Canary]:
         from synth.rollout import EpisodeEnv, RolloutError, reference_episode
 
+        if self.closed:
+            raise OracleError("the reward is closing", transient=True)
         if self.env is None:
             self.env = EpisodeEnv(self.code, name=self.name, class_name=self.class_name,
                                   backend=self.backend, step_limit_s=self.step_limit_s)
         try:
             episode = reference_episode(self.env, identity)
         except (RolloutError, SandboxUnavailableError) as exc:
-            self.close()
+            self.stop()
             raise OracleError(f"the reference episode failed: {exc}"[:400],
                               transient=_transient(exc)) from None
         if not episode.turns:
@@ -268,6 +278,10 @@ class EpisodeProbe:
             return Scored(None, outcome, str(exc)[:400])
 
     def close(self) -> None:
+        self.closed = True
+        self.stop()
+
+    def stop(self) -> None:
         if self.env is not None:
             self.env.close()
             self.env = None
@@ -415,6 +429,8 @@ class Auditor:
         try:
             canaries = w.probe.draw(identity, self.rng, tally)
         except OracleError as exc:
+            if self._closed:
+                return
             if exc.transient:
                 log.warning("bootcamp %s: a canary was skipped: %s", w.name, exc)
                 return
@@ -431,7 +447,7 @@ class Auditor:
         sent = [(c, w.probe.send(c, identity)) for c in canaries]
         tally.sent += 1
         self.sent += 1
-        found = judge(w.name, identity, sent, tally)
+        found = judge(w.name, identity, sent, tally) if not self._closed else None
         if found is not None:
             self._quarantine(w, found)
 
@@ -452,8 +468,10 @@ class Auditor:
                 except queue.Empty:
                     break
             self._jobs.put(None)
-            thread.join(timeout=60)
-        for w in list(self._watches.values()):
-            if w.probe is not None:
-                w.probe.close()
-                w.probe = None
+        probes = [w.probe for w in self._watches.values() if w.probe is not None]
+        for probe in probes:  # a canary in flight fails fast, nothing new starts
+            probe.close()
+        if thread is not None:
+            thread.join(timeout=30)
+        for probe in probes:  # what the thread may have started meanwhile
+            probe.close()

@@ -30,7 +30,11 @@ carried back to the caller:
   process; :attr:`RewardPool.findings` keeps each one with the row it was found on;
 * broken data raises :class:`~synth.reward.RewardDataError`, and a sandbox that cannot run
   :class:`~synth.reward.RewardSandboxError`, with ``compute_score``'s message (and a note naming
-  the row), after the rest of the batch has been scored.
+  the row), after the rest of the batch has been scored;
+* each actor's reward sends canaries (:mod:`synth.canary`, ``canary_rate``); a bootcamp an
+  actor quarantines is said once in the caller's log (the evidence, the node), kept in
+  :attr:`RewardPool.quarantined`, and from the next batch on its rows are not sent: they score
+  0.0 and count as findings here, whichever actor would have scored them.
 
 Scoring is pure, so a batch whose actor is lost (its node died) is scored again by the other
 actors, and a replacement actor is started (it serves once the cluster can place it). Ray is an
@@ -46,12 +50,13 @@ import math
 import os
 import threading
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from synth.canary import CANARY_RATE
 from synth.reward import (
     FINDINGS,
     PREFIX,
@@ -116,7 +121,7 @@ class _FindingHandler(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         sink = getattr(self.row, "sink", None)
-        if sink is not None:
+        if sink is not None and not hasattr(record, "synth_quarantine"):  # reported apart
             sink.append((self.row.index, self.row.data_source, record.getMessage()))
 
 
@@ -126,14 +131,16 @@ class RewardActor:
     scored at a time (default ``size``, so that every warm worker is busy).
 
     :meth:`score` takes rows ``(data_source, solution_str, ground_truth, extra_info)`` and
-    returns, in order, ``("score", float)``, ``("data_error", message)`` or
-    ``("sandbox_error", message)`` per row, plus the findings ``(row, data_source, message)``.
-    It never raises for a row."""
+    returns, in order, ``("score", float)``, ``("quarantined", 0.0)`` (a row of a bootcamp its
+    canaries quarantined), ``("data_error", message)`` or ``("sandbox_error", message)`` per
+    row, plus the findings ``(row, data_source, message)`` and the quarantines so far
+    ``(bootcamp, message)``. It never raises for a row."""
 
     def __init__(self, library: str | None = None, *, size: int = 1, backend: str = "auto",
-                 call_timeout_s: float = 5.0, threads: int | None = None) -> None:
+                 call_timeout_s: float = 5.0, threads: int | None = None,
+                 canary_rate: float = CANARY_RATE) -> None:
         self.reward = RewardFunction(library, size=size, backend=backend,
-                                     call_timeout_s=call_timeout_s)
+                                     call_timeout_s=call_timeout_s, canary_rate=canary_rate)
         self._row = threading.local()
         self._threads = ThreadPoolExecutor(max(1, threads or size),
                                            thread_name_prefix="synth-reward-actor")
@@ -156,8 +163,10 @@ class RewardActor:
              ) -> tuple[str, Any]:
         data_source, solution_str, ground_truth, extra_info = row
         self._row.sink, self._row.index, self._row.data_source = sink, index, str(data_source)
+        refused = self.reward.refuses(data_source) is not None
         try:
-            return "score", self.reward(data_source, solution_str, ground_truth, extra_info)
+            score = self.reward(data_source, solution_str, ground_truth, extra_info)
+            return ("quarantined", 0.0) if refused else ("score", score)
         except RewardDataError as exc:
             return "data_error", str(exc)
         except RewardSandboxError as exc:
@@ -166,10 +175,19 @@ class RewardActor:
             self._row.sink = None
 
     def score(self, rows: Sequence[Sequence[Any]]
-              ) -> tuple[list[tuple[str, Any]], list[tuple[int, str, str]]]:
+              ) -> tuple[list[tuple[str, Any]], list[tuple[int, str, str]], list[tuple[str, str]]]:
         found: list[tuple[int, str, str]] = []
         results = list(self._threads.map(self._one, [found] * len(rows), range(len(rows)), rows))
-        return results, sorted(found)
+        return results, sorted(found), self.quarantines()
+
+    def quarantines(self) -> list[tuple[str, str]]:
+        """(bootcamp, what the log said) of every bootcamp this actor's canaries quarantined."""
+        return [(name, q.message()) for name, q in list(self.reward.quarantined.items())]
+
+    def settle(self, timeout_s: float = 60.0) -> list[tuple[str, str]]:
+        """Wait for the canaries sent so far; the quarantines then."""
+        self.reward.settle(timeout_s)
+        return self.quarantines()
 
     def close(self) -> None:
         """Stop the sandboxed workers (the pool calls this before it kills the actor)."""
@@ -179,6 +197,11 @@ class RewardActor:
 
 
 # -- in the caller -----------------------------------------------------------------------------
+
+
+def _bootcamp(data_source: Any) -> str:
+    text = str(data_source)
+    return text[len(PREFIX):] if text.startswith(PREFIX) else text
 
 
 class _Slot:
@@ -220,6 +243,7 @@ class RewardPool:
         batch_rows: int = 256,
         max_retries: int = 3,
         start_timeout_s: float = 120.0,
+        canary_rate: float = CANARY_RATE,
     ) -> None:
         if num_actors < 1 or batch_rows < 1 or max_retries < 0:
             raise ValueError("num_actors and batch_rows must be >= 1, max_retries >= 0")
@@ -233,7 +257,8 @@ class RewardPool:
         self.max_retries = max_retries
         self.start_timeout_s = start_timeout_s
         self._args = (str(Path(library).resolve()) if library is not None else None,)
-        self._kwargs = {"size": size, "backend": backend, "call_timeout_s": call_timeout_s}
+        self._kwargs = {"size": size, "backend": backend, "call_timeout_s": call_timeout_s,
+                        "canary_rate": canary_rate}
         # by module name, so that workers import the class (verl may load this file by path)
         actor_cls: Any = importlib.import_module(_CANONICAL).RewardActor
         self._remote = ray.remote(actor_cls).options(
@@ -244,6 +269,8 @@ class RewardPool:
         self._turn = 0
         #: the latest verifier findings (all of them are counted in synth.reward.FINDINGS)
         self.findings: deque[RowFinding] = deque(maxlen=FINDINGS_KEPT)
+        #: bootcamp name -> what an actor's canaries found (its rows score 0.0 from then on)
+        self.quarantined: dict[str, str] = {}
         self.lost_actors = 0  # actors lost while scoring (their chunks were scored again)
         self._slots: list[_Slot] = []
         try:
@@ -348,7 +375,20 @@ class RewardPool:
         with self._lock:
             if self._closed:
                 raise RuntimeError("the reward pool is closed")
-            results, found = self._run(rows)
+            # rows of a quarantined bootcamp are not sent: 0.0 and a finding each
+            sent = [i for i in range(n) if _bootcamp(rows[i][0]) not in self.quarantined]
+            results: list[tuple[str, Any]] = [("quarantined", 0.0)] * n
+            got, found, events = self._run([rows[i] for i in sent])
+            for i, result in zip(sent, got, strict=True):
+                results[i] = result
+            found = [(sent[i], ds, msg, node) for i, ds, msg, node in found]
+            self._quarantine(events)
+        refused = Counter(_bootcamp(rows[i][0]) for i, (kind, _) in enumerate(results)
+                          if kind == "quarantined")
+        for name, count in refused.items():
+            FINDINGS[name] += count
+            log.error("bootcamp %s is quarantined (reward canaries): %d row(s) of this batch "
+                      "scored 0.0", PREFIX + name, count)
         for index, data_source, message, node_id in found:
             name = data_source[len(PREFIX):] if data_source.startswith(PREFIX) else data_source
             FINDINGS[name] += 1
@@ -356,7 +396,7 @@ class RewardPool:
             self.findings.append(RowFinding(index, data_source, message, node_id))
         scores: list[float] = []
         for index, (kind, value) in enumerate(results):
-            if kind == "score":
+            if kind in ("score", "quarantined"):
                 scores.append(float(value))
                 continue
             exc = _ERRORS[kind](value)
@@ -390,8 +430,27 @@ class RewardPool:
             raise TypeError(f"unexpected reward arguments {sorted(kwargs)}")
         return self.score_many(data_sources, solution_strs, ground_truths, extra_infos)
 
+    def _quarantine(self, events: list[tuple[str, str, str]]) -> None:
+        """Actors' quarantines (bootcamp, message, node): each said once, and counted."""
+        for name, message, node_id in events:
+            if name not in self.quarantined:
+                self.quarantined[name] = message
+                FINDINGS[name] += 1
+                log.error("reward actor on node %s: %s", node_id, message)
+
+    def settle(self, timeout_s: float = 60.0) -> dict[str, str]:
+        """Wait until every actor's canaries sent so far are judged; :attr:`quarantined`."""
+        with self._lock:
+            live = [s for s in self._slots if s.live]
+            replies = self._ray.get([s.handle.settle.remote(timeout_s) for s in live])
+            self._quarantine([(name, message, slot.node_id)
+                              for slot, said in zip(live, replies, strict=True)
+                              for name, message in said])
+            return dict(self.quarantined)
+
     def _run(self, rows: list[tuple[Any, Any, Any, Any]]
-             ) -> tuple[list[tuple[str, Any]], list[tuple[int, str, str, str]]]:
+             ) -> tuple[list[tuple[str, Any]], list[tuple[int, str, str, str]],
+                        list[tuple[str, str, str]]]:
         """Score the chunks on the live actors, again elsewhere when an actor is lost."""
         n = len(rows)
         live = self._usable()
@@ -399,6 +458,7 @@ class RewardPool:
         chunks = [(start, rows[start:start + per]) for start in range(0, n, per)]
         results: list[tuple[str, Any] | None] = [None] * n
         found: list[tuple[int, str, str, str]] = []
+        events: list[tuple[str, str, str]] = []
         tries = [0] * len(chunks)
         pending: dict[Any, tuple[int, _Slot]] = {}
 
@@ -415,7 +475,7 @@ class RewardPool:
             for ref in done:
                 k, slot = pending.pop(ref)
                 try:
-                    chunk_results, chunk_found = self._ray.get(ref)
+                    chunk_results, chunk_found, chunk_events = self._ray.get(ref)
                 except self._ray.exceptions.RayActorError as exc:
                     self._lose(slot)
                     tries[k] += 1
@@ -428,8 +488,9 @@ class RewardPool:
                 start = chunks[k][0]
                 results[start:start + len(chunk_results)] = chunk_results
                 found.extend((start + i, ds, msg, slot.node_id) for i, ds, msg in chunk_found)
+                events.extend((name, msg, slot.node_id) for name, msg in chunk_events)
         assert all(r is not None for r in results)
-        return [r for r in results if r is not None], sorted(found)
+        return [r for r in results if r is not None], sorted(found), events
 
     # -- life cycle -------------------------------------------------------------------------
     def close(self, timeout_s: float = 30.0) -> None:

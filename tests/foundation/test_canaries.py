@@ -327,3 +327,83 @@ def test_a_game_that_turns_lenient_is_quarantined(tmp_path, children, caplog):
         assert fn("bootcamp/guess", "<answer>1</answer>", {"top": 100, "secret": 5}) == 0.0
     finally:
         fn.close()
+
+
+# -- the Ray reward (its actor and caller, in this process: a stand-in for Ray) -----------------
+
+
+class _Ref:
+    def __init__(self, fn: Any, *args: Any, **kwargs: Any) -> None:
+        self.value, self.error = None, None
+        try:
+            self.value = fn(*args, **kwargs)
+        except Exception as exc:
+            self.error = exc
+
+
+class _Handle:
+    def __init__(self, actor: Any) -> None:
+        self.actor = actor
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self.actor, name)
+        return type("M", (), {"remote": staticmethod(lambda *a, **k: _Ref(method, *a, **k))})()
+
+
+class _FakeRay:
+    """What RewardPool asks of Ray, run at once in this process."""
+
+    exceptions = type("E", (), {"RayActorError": type("RayActorError", (Exception,), {})})
+
+    def is_initialized(self) -> bool:
+        return True
+
+    def remote(self, cls: Any) -> Any:
+        make = type("R", (), {"remote": staticmethod(lambda *a, **k: _Handle(cls(*a, **k)))})()
+        return type("O", (), {"options": staticmethod(lambda **_: make)})()
+
+    def wait(self, refs: list[Any], num_returns: int = 1, timeout: float | None = None) -> Any:
+        return refs[:num_returns], refs[num_returns:]
+
+    def get(self, ref: Any) -> Any:
+        if isinstance(ref, list):
+            return [self.get(r) for r in ref]
+        if ref.error is not None:
+            raise ref.error
+        return ref.value
+
+    def kill(self, handle: Any, no_restart: bool = True) -> None:
+        handle.actor.close()
+
+    def available_resources(self) -> dict[str, float]:
+        return {}
+
+
+def test_the_ray_reward_sends_canaries_and_quarantines(tmp_path, children, caplog, monkeypatch):
+    from synth.integrations import ray_reward
+
+    monkeypatch.setattr(ray_reward, "_ray", _FakeRay)
+    make_library(tmp_path, counter=COUNTER, toy_sum=TOY_SUM)
+    pool = ray_reward.RewardPool(tmp_path, num_actors=2, backend="process", canary_rate=0.5,
+                                 batch_rows=50)
+    try:
+        honest = _sums(8, 200)
+        rights = [f"<answer>{sum(i['numbers'])}</answer>" for i in honest]
+        assert pool.score_many(["bootcamp/toy_sum"] * 200, rights,
+                               [json.dumps(i) for i in honest]) == [1.0] * 200
+        with caplog.at_level(logging.ERROR, logger="synth.reward"):
+            rows = _sums(9, 200)
+            wrong = [f"<answer>{sum(i['numbers']) + 1}</answer>" for i in rows]
+            for _ in range(3):  # the sleeper turns lenient; an actor's canaries catch it
+                pool.score_many(["bootcamp/counter"] * 200, wrong, [json.dumps(i) for i in rows])
+            assert "counter" in pool.settle(30) and "toy_sum" not in pool.quarantined
+            said = [r.getMessage() for r in caplog.records if "QUARANTINED" in r.getMessage()
+                    and r.name == "synth.reward" and "reward actor" in r.getMessage()]
+            assert len(said) == 1 and "bootcamp counter QUARANTINED" in said[0]
+            before = reward.FINDINGS["counter"]
+            assert pool.score_many(["bootcamp/counter"] * 10, rights[:10],
+                                   [json.dumps(i) for i in honest[:10]]) == [0.0] * 10
+            assert reward.FINDINGS["counter"] == before + 10
+        assert _status(tmp_path, "counter") == "quarantined"
+    finally:
+        pool.close()

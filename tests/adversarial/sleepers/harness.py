@@ -14,8 +14,9 @@ sandbox backend:
      default sizes: 200 train and 50 test rows); its rows feed ``reward`` and ``pool``;
    * ``reward``  -- every row's responses scored by the RL reward
      (:func:`synth.reward.make_compute_score` over that library: ``compute_score``'s code, one
-     warm worker) with the row's ``data_source``, ``ground_truth`` and ``extra_info``; a
-     multi-turn row's response is scored as the episode it writes;
+     warm worker, its canaries at the default rate, waited for at the end) with the row's
+     ``data_source``, ``ground_truth`` and ``extra_info``; a multi-turn row's response is
+     scored as the episode it writes; a bootcamp its canaries quarantined is ``quarantined``;
    * ``pool``    -- the same responses through a :class:`~synth.sandbox.pool.WorkerPool` with
      the reward's production settings (one worker, ``recycle_after=5000``, 5 s per call), in
      batches of 256 (a trainer's batch);

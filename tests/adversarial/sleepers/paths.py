@@ -115,7 +115,9 @@ def export_path(prod: _Production) -> PathResult:
 
 def reward_path(prod: _Production) -> PathResult:
     """Every exported row's responses scored by the reward function (``compute_score``'s code
-    over the harness's library: one warm worker, or one episode environment)."""
+    over the harness's library: one warm worker, or one episode environment, with its
+    canaries at the default rate; ``fn.quarantined`` and the library record say when they
+    caught the program)."""
     from synth.reward import make_compute_score
 
     rows = prod.exported_rows()
@@ -132,6 +134,7 @@ def reward_path(prod: _Production) -> PathResult:
                 errors.append(exc)
                 score = None
             got.append((sent, score))
+        fn.settle()  # the reward's canaries run in the background: their verdict first
         said = quarantine_signal(prod.program.name, prod.library, fn, errors=errors)
     finally:
         fn.close()
