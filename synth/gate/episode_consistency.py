@@ -9,10 +9,10 @@ in each of these ways (hash seeds 1 and 2, case generation and ``reference_polic
 at most a few hundred calls, its fixed seeds). This check sends production's traffic:
 
 1. **fresh identities**, drawn as export draws them (a sampling process of its own, random
-   63-bit seeds, every level in turn) for up to :data:`FRESH_S` seconds; on each the gate plays,
-   in its own main process, the reference policy, the reference with its last action mutated,
-   an illegal policy (empty, garbage in turn) and a weak one (constant, random, another case's
-   actions in turn);
+   63-bit seeds, every level in turn) for :data:`FRESH_S` seconds, at least :data:`FRESH_MIN`
+   of them; on each the gate plays, in its own main process, the reference policy, the
+   reference with its last action mutated, an illegal policy (empty, garbage in turn) and a
+   weak one (constant, random, another case's actions in turn);
 2. **the gate's own episodes** (reference and degenerate policies, the replies it recorded) and
    the gate's reference episodes with their last action mutated;
 3. **one fresh production process** (no ``PYTHONHASHSEED``, one ``reset`` or ``step`` call at a
@@ -45,12 +45,18 @@ from synth.rollout import episode_life
 from synth.sampling import EpisodeStep, parse_reset, parse_step
 from synth.sandbox.methods import MethodServer
 
-__all__ = ["FRESH_MAX", "FRESH_S", "check_episode_consistency", "stream_calls"]
+__all__ = ["FRESH_MAX", "FRESH_MIN", "FRESH_S", "check_episode_consistency", "stream_calls"]
 
-#: Seconds the gate spends drawing fresh identities and playing them in its own process (at
-#: least one is played), and the most it draws.
+#: Seconds the gate spends drawing fresh identities and playing them in its own process, and
+#: the most it draws; it draws at least FRESH_MIN (one for an engine-backed bootcamp) unless
+#: that takes FRESH_HARD_S. With the gate's own (8 per level), a process sees more distinct
+#: identities than the gate's other processes do, on a loaded machine too.
 FRESH_S = 1.0
 FRESH_MAX = 48
+FRESH_MIN = 32
+FRESH_HARD_S = 4.0
+#: The gate's reference episodes replayed with the last action mutated (in its own process).
+OWN_MUTANTS = 12
 #: Differences kept as evidence (the stream stops after this many).
 MAX_DIFFERENCES = 3
 ILLEGAL = ("empty", "garbage")
@@ -140,9 +146,9 @@ def _own_episodes(s: Any) -> tuple[list[Played], list[Played]]:
     episodes with the last action mutated."""
     own = [Played(s.cases[e.li][e.i], s.where(e.li, e.i), e.policy, e.start, list(e.actions),
                   list(e.steps)) for e in s.episodes if e.policy != "long"]
-    mutants = []
+    mutants: list[Played] = []
     for p in own:
-        if p.policy == "reference":
+        if p.policy == "reference" and len(mutants) < OWN_MUTANTS:
             m = _mutant(s, p)
             if m is not None:
                 mutants.append(m)
@@ -162,18 +168,24 @@ def _fresh_episodes(s: Any, rng: random.Random) -> tuple[list[Played], int]:
     for (li, _), e in s.ref_episodes.items():
         pool.setdefault(li, []).extend(e.actions)
         last_ref.setdefault(li, e.actions)
-    batch = 1 if declared_engines(s.source) else 8
+    batch, least = (1, 1) if declared_engines(s.source) else (8, FRESH_MIN)
     drawn = 0
-    deadline = time.perf_counter() + FRESH_S
+    t0 = time.perf_counter()
+
+    def more() -> bool:
+        spent = time.perf_counter() - t0
+        return drawn < FRESH_MAX and (drawn < least or spent < FRESH_S) and \
+            (drawn == 0 or spent < FRESH_HARD_S)
+
     try:
         with CaseSampler(s.source, backend=s.backend, class_name=str(s.info.get("class") or ""),
                          name="the candidate", recycle_after=10**9) as sampler:
             levels = sampler.levels or ["default"]
-            while drawn < FRESH_MAX and (drawn == 0 or time.perf_counter() < deadline):
+            while more():
                 specs = [(levels[(drawn + k) % len(levels)], rng.getrandbits(63))
                          for k in range(batch)]
                 for sample in sampler.sample(specs):
-                    if drawn >= FRESH_MAX or (drawn and time.perf_counter() > deadline):
+                    if not more():
                         break
                     li = level_index.get(sample.level, 0)
                     where = f"fresh identity (level {sample.level!r}, seed {sample.seed})"
