@@ -2,7 +2,8 @@
 tasks on this one machine, side by side, and the Ray overhead per task.
 
     .venv/bin/python bench/ray.py [--tasks 32] [--concurrency 8] [--latency 0.5] [--samples 16]
-                                  [--gate-cpu 0.0] [--node-cpus N]
+                                  [--gate-cpu 0.0] [--node-cpus N] [--library-sizes 0,200]
+                                  [--full]
 
 The scripted run is bench/pipeline.py's: a fake OpenAI-compatible endpoint in its own process
 answers every call after a fixed latency L; every task drafts one candidate (rounds=0) and the
@@ -17,6 +18,10 @@ twice: *cold* (the job's worker processes start and import the pipeline) and *wa
 run in the same job: the worker processes are reused). Printed: wall time and wall / ideal for
 each, the ratio to the local executor, and the overhead per task: (Ray wall - local wall) x C / T,
 i.e. what each task's own duration grew by, in seconds and as a share of the local task time.
+Then the commit rate into libraries of ``--library-sizes`` bootcamps, directly and through the
+writer actor. Defaults take about 4 minutes on 2 cores (the three runs, the cluster's start and
+the libraries); ``--full`` measures the commit rate at 1000 bootcamps as before (5 minutes more:
+the library is built one commit at a time).
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 REPO = HERE.parent
 sys.path.insert(0, str(REPO / "tests" / "ray"))
 sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO))
 
 _spec = importlib.util.spec_from_file_location("bench_pipeline", HERE / "pipeline.py")
 assert _spec is not None and _spec.loader is not None
@@ -51,6 +57,7 @@ import ray  # noqa: E402
 from cluster import LocalRayCluster  # noqa: E402
 from fakes.scenarios import TOY_SUM  # noqa: E402
 
+from bench._common import setup  # noqa: E402
 from synth.library import Library  # noqa: E402
 from synth.llm import LLMClient, ModelSpec  # noqa: E402
 from synth.runs import Run, RunConfig, read_events  # noqa: E402
@@ -138,9 +145,11 @@ def one_run(tmp: Path, spec: ModelSpec, args: argparse.Namespace, tag: str,
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
     cluster_cpu = cpu_of(sessions) - cl0  # the worker and actor processes (those still alive)
     accepted = summary.counts().get("accepted", 0)
-    if accepted != T:
-        raise SystemExit(f"{tag}: only {accepted}/{T} accepted: {summary.counts()} {summary.reasons()}")
     events = read_events(run.root / "events.jsonl")
+    if accepted != T:
+        first = next((e.get("error") for e in events if e["kind"] == "task_error"), None)
+        raise SystemExit(f"{tag}: only {accepted}/{T} accepted: {summary.counts()} "
+                         f"{summary.reasons()}" + (f"; first task error: {first}" if first else ""))
     stats = next((e["tasks"] for e in events if e["kind"] == "ray_stats"), None)
     return {"wall": wall, "cpu": cpu, "cluster_cpu": cluster_cpu, "calls": summary.llm_calls,
             "task_s": statistics.mean(durations(run.root)), "ray": stats}
@@ -190,6 +199,8 @@ def commit_rates(tmp: Path, sizes: list[int]) -> list[tuple[int, float, float]]:
         per_actor = (time.perf_counter() - t0) / 10
         ray.kill(writer)
         out.append((size, per_direct, per_actor))
+        print(f"  commit at library size {size}: {1000 * per_direct:.1f} ms direct, "
+              f"{1000 * per_actor:.1f} ms via the writer actor", flush=True)
     return out
 
 
@@ -204,6 +215,7 @@ def _commit(lib: Any, names: Any, i: int) -> None:
 
 
 def main() -> None:
+    setup()
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tasks", type=int, default=32)
     ap.add_argument("--concurrency", type=int, default=8)
@@ -211,11 +223,16 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=16)
     ap.add_argument("--gate-cpu", type=float, default=0.0)
     ap.add_argument("--library-sizes", type=lambda v: [int(x) for x in v.split(",")],
-                    default=[0, 1000], help="library sizes at which the commit rate is measured")
+                    default=[0, 200], help="library sizes at which the commit rate is measured "
+                    "(default 0,200; building a library costs more per commit as it grows: the "
+                    "1000 of --full take 5 minutes)")
+    ap.add_argument("--full", action="store_true", help="library sizes 0,1000")
     ap.add_argument("--node-cpus", type=int, default=0,
                     help="logical CPUs per node (default: enough for C task graphs); Ray starts "
                     "at most that many worker processes at once on a node")
     args = ap.parse_args()
+    if args.full:
+        args.library_sizes = [0, 1000]
     T, C, L, K = args.tasks, args.concurrency, args.latency, args.samples
     ray.cloudpickle.register_pickle_by_value(pipeline)  # the stand-ins go to the workers
     opts = RayOptions()
@@ -232,14 +249,20 @@ def main() -> None:
             while not url_file.exists() or not url_file.read_text():
                 time.sleep(0.05)
             spec = ModelSpec(model="fake", base_url=url_file.read_text(), api_key="k", timeout_s=60)
+            print(f"T={T} tasks, C={C}, L={L}s, K={K}, gate CPU {args.gate_cpu}s; runs: local, "
+                  "ray cold, ray warm", flush=True)
             results["local"] = one_run(tmp, spec, args, "local", None)
+            print(f"  local    {results['local']['wall']:7.2f}s", flush=True)
             t0 = time.perf_counter()
             cluster.start()
             cluster.connect()
             start_s = time.perf_counter() - t0
-            results["ray cold"] = one_run(tmp, spec, args, "cold", opts, cluster)
-            results["ray warm"] = one_run(tmp, spec, args, "warm", opts, cluster)
+            print(f"  cluster of {NODES} nodes x {per_node} CPU up in {start_s:.1f}s", flush=True)
+            for tag in ("cold", "warm"):
+                results[f"ray {tag}"] = one_run(tmp, spec, args, tag, opts, cluster)
+                print(f"  ray {tag} {results[f'ray {tag}']['wall']:7.2f}s", flush=True)
             leases = lease_round_trip(200)
+            print(f"  lease round trip {1000 * leases:.2f} ms", flush=True)
             commits = commit_rates(tmp, args.library_sizes)
         finally:
             cluster.stop()
