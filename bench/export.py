@@ -60,6 +60,10 @@ def main() -> None:
     if args.full:
         args.per_bootcamp, args.test_per_bootcamp = 400, 100
     args.names = [n.strip() for n in args.bootcamps.split(",") if n.strip()]
+    slow = [n for n in args.names if n in ENGINE_BOOTCAMPS]
+    if slow:
+        raise SystemExit(f"{', '.join(slow)} need GNU Go: measure them with --engines, in a row "
+                         "of their own")
     if args.executor == "ray":
         ray_main(args)
         return

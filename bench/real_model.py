@@ -1,11 +1,12 @@
 """Benchmark the pipeline with the embedded real code model, full mode against compiled mode.
 
-    .venv/bin/python bench/real_model.py [--tasks 2] [--modes full,compiled] [--rounds 1]
-                                         [--samples 12] [--out DIR]
+    .venv/bin/python bench/real_model.py [--real] [--model local|local-smoke] [--tasks N]
+                                         [--modes full,compiled] [--rounds R] [--samples K]
+                                         [--out DIR]
 
-For each mode it runs ``synth run --source codecontests --model local --mode MODE`` over the same
-first N bundled CodeContests tasks (a fresh library per mode, the embedded Qwen2.5-Coder-1.5B served
-by llama.cpp on 127.0.0.1), then reads the run folder and prints, side by side:
+For each mode it runs ``synth run --source codecontests --model MODEL --mode MODE`` over the same
+first N bundled CodeContests tasks (a fresh library per mode, an embedded model served by
+llama.cpp on 127.0.0.1), then reads the run folder and prints, side by side:
 
 - yield per stage: candidates with code, past the static gate and load, through the whole gate,
   filtered into the band, committed; and the rejection reasons;
@@ -14,7 +15,14 @@ by llama.cpp on 127.0.0.1), then reads the run folder and prints, side by side:
 - minutes per accepted bootcamp (the run's wall time over its accepted bootcamps).
 
 A JSON summary of both modes goes to ``OUT/real_model.json`` (the README's figures come from
-it). This is slow by nature: minutes per model call on 2 cores.
+it).
+
+The default is the quick mode: the smoke model (``local-smoke``, SmolLM2-135M: it never writes a
+working bootcamp, so it measures the path and its costs, not the yield), 1 task, no revision
+round, 4 samples: about 3 minutes on 2 cores. ``--real`` is the measurement the README quotes:
+the embedded Qwen2.5-Coder-1.5B (``local``), 2 tasks, 1 round, 12 samples -- minutes per model
+call on 2 cores, an hour or more in all. Both need ``llama-server`` and the model file from
+scripts/setup.sh; the script checks them first and says what is missing.
 """
 
 from __future__ import annotations
@@ -22,7 +30,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -33,22 +40,33 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench._common import Ticker, count_lines, run_child, setup  # noqa: E402
 from synth.gate.report import CHECK_NAMES  # noqa: E402
 from synth.runs import read_events  # noqa: E402
+
+QUICK = {"model": "local-smoke", "tasks": 1, "rounds": 0, "samples": 4}
+REAL = {"model": "local", "tasks": 2, "rounds": 1, "samples": 12}
 
 STAGES = ("with code", "past load", "past gate", "in band", "committed")
 
 
 def run_mode(mode: str, args: argparse.Namespace, out: Path) -> dict[str, Any]:
     runs, library = out / f"runs-{mode}", out / f"library-{mode}"
-    cmd = [sys.executable, "-m", "synth.cli", "run", "--source", "codecontests", "--model", "local",
+    cmd = [sys.executable, "-m", "synth.cli", "run", "--source", "codecontests", "--model", args.model,
            "--mode", mode, "--limit", str(args.tasks), "--rounds", str(args.rounds),
            "--samples", str(args.samples), "--candidates", str(args.candidates),
            "--library", str(library), "--runs-dir", str(runs), "--sandbox", args.sandbox]
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
     print(f"== {mode}: {' '.join(cmd[2:])}", flush=True)
     start = time.monotonic()
-    proc = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True)
+
+    def status() -> str:
+        logs = list(runs.glob("*/events.jsonl"))
+        calls = count_lines(logs[0], '"llm_call"') if logs else 0
+        return f"{mode}: {calls} model calls so far"
+
+    with Ticker(status, every_s=30):
+        proc = run_child(cmd, cwd=REPO, env=env)
     wall = time.monotonic() - start
     if proc.returncode != 0:
         print(proc.stderr[-4000:], file=sys.stderr)
@@ -136,17 +154,42 @@ def show(results: list[dict[str, Any]]) -> None:
                   f"{c['s']:>7}{'' if c['ok'] else '  FAILED'}")
 
 
+def missing(model: str) -> str | None:
+    """What this machine lacks to serve ``model``, with the fix; None when it can."""
+    from synth.local_model import MODELS, LocalModelError, find_server, model_file
+
+    if find_server() is None:
+        return "llama-server is not installed: run scripts/setup.sh (it builds llama.cpp)"
+    try:
+        model_file(MODELS[model])
+    except LocalModelError as exc:
+        return str(exc)
+    return None
+
+
 def main() -> None:
+    setup()
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--tasks", type=int, default=2)
+    ap.add_argument("--real", action="store_true",
+                    help="the README's measurement: " + ", ".join(f"{k} {v}" for k, v in REAL.items()))
+    ap.add_argument("--model", choices=["local", "local-smoke"], default=None)
+    ap.add_argument("--tasks", type=int, default=None)
     ap.add_argument("--modes", default="full,compiled",
                     help="comma-separated: full, compiled, auto (auto is the README's first command)")
-    ap.add_argument("--rounds", type=int, default=1)
-    ap.add_argument("--samples", type=int, default=12)
+    ap.add_argument("--rounds", type=int, default=None)
+    ap.add_argument("--samples", type=int, default=None)
     ap.add_argument("--candidates", type=int, default=1)
     ap.add_argument("--sandbox", default="auto")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args()
+    for key, value in (REAL if args.real else QUICK).items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
+    problem = missing(args.model)
+    if problem is not None:
+        raise SystemExit(f"bench/real_model.py needs the embedded model {args.model!r}: {problem}")
+    print(f"{'real' if args.real else 'quick'} mode: model {args.model}, {args.tasks} task(s), "
+          f"{args.rounds} round(s), {args.samples} samples, modes {args.modes}", flush=True)
     out = args.out or Path(tempfile.mkdtemp(prefix="synth-real-model-"))
     out.mkdir(parents=True, exist_ok=True)
     results = [run_mode(m.strip(), args, out) for m in args.modes.split(",") if m.strip()]
