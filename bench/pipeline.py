@@ -26,6 +26,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO))
 
+from pydantic import SecretStr  # noqa: E402
+
 from bench._common import Ticker, count_lines, setup  # noqa: E402
 from filters.self_consistency import FilterConfig, FilterResult  # noqa: E402
 from synth.gate import CheckReport, CheckResult, CheckStatus  # noqa: E402
@@ -86,7 +88,8 @@ def main() -> None:
         try:
             while not url_file.exists() or not url_file.read_text():
                 time.sleep(0.05)
-            spec = ModelSpec(model="fake", base_url=url_file.read_text(), api_key="k", timeout_s=60)
+            spec = ModelSpec(model="fake", base_url=url_file.read_text(), api_key=SecretStr("k"),
+                             timeout_s=60)
             cfg = RunConfig(source="bench", coder=spec, solver=spec, library=str(tmp / "lib"),
                             candidates=1, rounds=0, samples=K, concurrency=2 * C, llm_concurrency=C,
                             sandbox="process", sandbox_slots=C)

@@ -56,6 +56,7 @@ _spec.loader.exec_module(pipeline)
 import ray  # noqa: E402
 from cluster import LocalRayCluster  # noqa: E402
 from fakes.scenarios import TOY_SUM  # noqa: E402
+from pydantic import SecretStr  # noqa: E402
 
 from bench._common import setup  # noqa: E402
 from synth.library import Library  # noqa: E402
@@ -248,7 +249,8 @@ def main() -> None:
         try:
             while not url_file.exists() or not url_file.read_text():
                 time.sleep(0.05)
-            spec = ModelSpec(model="fake", base_url=url_file.read_text(), api_key="k", timeout_s=60)
+            spec = ModelSpec(model="fake", base_url=url_file.read_text(), api_key=SecretStr("k"),
+                             timeout_s=60)
             print(f"T={T} tasks, C={C}, L={L}s, K={K}, gate CPU {args.gate_cpu}s; runs: local, "
                   "ray cold, ray warm", flush=True)
             results["local"] = one_run(tmp, spec, args, "local", None)
