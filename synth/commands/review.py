@@ -24,6 +24,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from synth.commands.tables import name_column, other_column
+
 if TYPE_CHECKING:  # synth.review pulls in the gate, the filter and the sandbox: imported on use
     from synth.library import Library
     from synth.review import Review
@@ -106,7 +108,9 @@ def _list(lib: Library, status: str) -> None:
     label = "all statuses" if status == "all" else status
     table = Table(title=f"{len(records)} bootcamp(s), {label}, in {lib.root}", title_justify="left")
     wide = out.width >= 110  # the run id only when there is room for it
-    table.add_column("bootcamp", overflow="fold", min_width=14)
+    # the name on one line at any width (its reason, under it, wraps)
+    table.add_column("bootcamp", overflow="fold",
+                     min_width=max([14, *(len(r.name) for r in records)]))
     table.add_column("status", no_wrap=True)
     table.add_column("source", overflow="fold")
     table.add_column("pass rate", justify="right")
@@ -218,8 +222,9 @@ def print_review(review: Review) -> None:
         out.print(table)
     if review.candidates:
         table = Table(title="candidates by round", title_justify="left")
-        for col in ("candidate", "gate", "failing"):
-            table.add_column(col)
+        name_column(table, "candidate", [c.label + " (committed)" for c in review.candidates])
+        other_column(table, "gate")
+        other_column(table, "failing")
         for c in review.candidates:
             gate = "passed" if c.passed else ("no code" if c.code is None else "failed")
             mark = " (committed)" if c is review.winner else ""

@@ -14,6 +14,8 @@ import typer
 from rich.console import Console, Group
 from rich.table import Table
 
+from synth.commands.tables import name_column, other_column
+
 if TYPE_CHECKING:  # heavy imports (openai, langgraph) happen only when `synth run` runs
     from synth.llm import LLMClient, ModelSpec
     from synth.local_model import EmbeddedModel
@@ -123,14 +125,25 @@ def _view(summary: dict[str, Any], llm: LLMClient, started: float, total: int) -
     return t
 
 
-def _final_table(summary: RunSummary) -> Table:
+def _final_table(summary: RunSummary, width: int = 80) -> Group:
+    """The outcomes, task ids whole; the bootcamps' names in a column when the terminal has
+    room for both names whole, else listed under the table."""
     t = Table(title=f"run {summary.run_id}: {summary.counts()}")
-    for col in ("task", "status", "reason", "bootcamp"):
-        t.add_column(col, overflow="fold")
+    tasks = [o.task_id for o in summary.outcomes]
+    names = [o.bootcamp or "" for o in summary.outcomes]
+    beside = max(map(len, tasks), default=4) + max(map(len, names), default=8) + 40 <= width
+    name_column(t, "task", tasks)
+    other_column(t, "status")
+    other_column(t, "reason")
+    if beside:
+        name_column(t, "bootcamp", names)
     for o in summary.outcomes:
         style = {"accepted": "green", "rejected": "red", "failed": "bold red"}.get(o.status, "dim")
-        t.add_row(o.task_id, f"[{style}]{o.status}[/]", f"{o.reason_code}: {o.reason}"[:160], o.bootcamp or "")
-    return t
+        t.add_row(o.task_id, f"[{style}]{o.status}[/]", f"{o.reason_code}: {o.reason}"[:160],
+                  *([o.bootcamp or ""] if beside else []))
+    under = [] if beside else [f"{o.task_id} -> bootcamp {o.bootcamp}"
+                               for o in summary.outcomes if o.bootcamp]
+    return Group(t, *under)
 
 
 def run_command(
@@ -278,7 +291,7 @@ def run_command(
         if server is not None:
             server.stop()
         close_backends()
-    err.print(_final_table(summary))
+    err.print(_final_table(summary, err.width))
     err.print(
         f"{summary.counts().get('accepted', 0)} accepted of {len(tasks)}; tokens {summary.tokens_in:,} in "
         f"({summary.tokens_cached:,} cached) / {summary.tokens_out:,} out; {summary.llm_calls} model calls, "

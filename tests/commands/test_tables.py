@@ -57,3 +57,26 @@ def test_library_list_in_an_80_column_terminal_shows_every_name_whole():
     assert max(len(line) for line in lines) <= 80, done.stdout
     for name in names:
         assert any(name in line for line in lines), (name, done.stdout)
+
+
+def test_the_run_summary_keeps_task_and_bootcamp_names_whole_at_80_columns():
+    from synth.commands.run import _final_table
+    from synth.workflow.orchestrator import RunSummary, TaskOutcome
+
+    outcomes = [TaskOutcome(task_id=f"codecontests/{name.removeprefix('codecontests_')}",
+                            status="accepted", reason_code="accepted", reason="in band 0.333",
+                            bootcamp=name) for name in LONG]
+    outcomes.append(TaskOutcome(task_id="codecontests/01_a_task_that_failed_its_gate",
+                                status="rejected", reason_code="gate_failed",
+                                reason="an invented second input value " * 3))
+    summary = RunSummary(run_id="r", run_dir="runs/r", outcomes=outcomes)
+    for width in (80, 160):
+        console = Console(width=width, file=io.StringIO(), record=True, color_system=None)
+        console.print(_final_table(summary, width))
+        text = console.export_text()
+        assert max(len(line) for line in text.splitlines()) <= width
+        for o in outcomes:
+            assert o.task_id in text, text
+            assert o.bootcamp is None or o.bootcamp in text, text
+        # narrow: the names under the table; wide: beside the tasks
+        assert ("-> bootcamp" in text) is (width == 80)
