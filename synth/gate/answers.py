@@ -702,6 +702,10 @@ def check_consistency(s: Suite) -> dict[str, Any]:
                   "scored in one fresh long-lived scoring worker: same verdicts")
 
 
+#: fresh production cases the consistency check draws however slow the drawing (within
+#: FRESH_MIN_S seconds): more distinct cases than the gate's own 120, by a margin
+FRESH_MIN = 256
+FRESH_MIN_S = 10.0
 #: tries of a reordering kind on production's cases before its acceptance there counts
 SOFT_FLIP_MIN = 6
 
@@ -736,7 +740,8 @@ def soft_mutant(kind: str, answer: str, rng: random.Random) -> tuple[str, str] |
 def _fresh_traffic(s: Suite, rng: random.Random) -> tuple[list[tuple[str, str, float, str]], int]:
     """Cases drawn as export draws them (a sampling process of its own, random 63-bit seeds,
     every level in turn), as many as a production worker may score (more distinct cases than
-    the gate's own), within 2 seconds; each gives its reference answer (1.0 expected) and
+    the gate's own), within 2 seconds but at least :data:`FRESH_MIN` (within
+    :data:`FRESH_MIN_S`); each gives its reference answer (1.0 expected) and
     one corrupted answer of the mutation check's hard kinds in turn. (stream items, cases)"""
     from synth.sampling import CaseSampler, SampleError
     from synth.sandbox.pool import WORKER_LIFE
@@ -751,7 +756,11 @@ def _fresh_traffic(s: Suite, rng: random.Random) -> tuple[list[tuple[str, str, f
         with CaseSampler(s.source, backend=s.backend, class_name=str(s.info.get("class") or ""),
                          name="the candidate", recycle_after=10**9) as sampler:
             levels = sampler.levels or ["default"]
-            while drawn < WORKER_LIFE[1] and time.perf_counter() < deadline:
+            # as many as a production worker may score within 2 s, and at least FRESH_MIN
+            # whatever the machine's speed (within FRESH_MIN_S): a count of distinct cases
+            # must not be out of reach on a slow or busy machine
+            while drawn < WORKER_LIFE[1] and (time.perf_counter() < deadline or (
+                    drawn < FRESH_MIN and time.perf_counter() < deadline + FRESH_MIN_S - 2.0)):
                 specs = [(levels[(drawn + i) % len(levels)], rng.getrandbits(63))
                          for i in range(64)]
                 for sample in sampler.sample(specs, answers=True):
