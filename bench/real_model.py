@@ -1,6 +1,6 @@
 """Benchmark the pipeline with the embedded real code model, full mode against compiled mode.
 
-    .venv/bin/python bench/real_model.py [--real] [--model local|local-smoke] [--tasks N]
+    .venv/bin/python bench/real_model.py [--quick | --real] [--model local|local-smoke] [--tasks N]
                                          [--modes full,compiled] [--rounds R] [--samples K]
                                          [--out DIR]
 
@@ -17,12 +17,14 @@ llama.cpp on 127.0.0.1), then reads the run folder and prints, side by side:
 A JSON summary of both modes goes to ``OUT/real_model.json`` (the README's figures come from
 it).
 
-The default is the quick mode: the smoke model (``local-smoke``, SmolLM2-135M: it never writes a
-working bootcamp, so it measures the path and its costs, not the yield), 1 task, no revision
-round, 4 samples: about 3 minutes on 2 cores. ``--real`` is the measurement the README quotes:
-the embedded Qwen2.5-Coder-1.5B (``local``), 2 tasks, 1 round, 12 samples -- minutes per model
-call on 2 cores, an hour or more in all. Both need ``llama-server`` and the model file from
-scripts/setup.sh; the script checks them first and says what is missing.
+Without ``--quick`` or ``--real`` it only checks that ``llama-server`` and the model files are
+here (scripts/setup.sh installs them), prints the two commands and exits: a model run does not
+fit a few minutes on 2 cores. ``--quick``: the smoke model (``local-smoke``, SmolLM2-135M: it
+never writes a working bootcamp, so it measures the path and its costs, not the yield), 1 task,
+no revision round, 4 samples -- a few minutes per mode on an idle machine, much longer on a busy
+one (its 5,000-token prompt prefix alone took 220 s with the load average at 15).
+``--real`` is the measurement the README quotes: the embedded Qwen2.5-Coder-1.5B (``local``),
+2 tasks, 1 round, 12 samples -- minutes per model call, an hour or more in all.
 """
 
 from __future__ import annotations
@@ -170,6 +172,8 @@ def missing(model: str) -> str | None:
 def main() -> None:
     setup()
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true",
+                    help="the smoke model: " + ", ".join(f"{k} {v}" for k, v in QUICK.items()))
     ap.add_argument("--real", action="store_true",
                     help="the README's measurement: " + ", ".join(f"{k} {v}" for k, v in REAL.items()))
     ap.add_argument("--model", choices=["local", "local-smoke"], default=None)
@@ -185,6 +189,15 @@ def main() -> None:
     for key, value in (REAL if args.real else QUICK).items():
         if getattr(args, key) is None:
             setattr(args, key, value)
+    if not (args.quick or args.real):
+        for label, model in (("--quick", "local-smoke"), ("--real", "local")):
+            problem = missing(model)
+            state = "ready" if problem is None else f"NOT ready: {problem}"
+            print(f"{label:8} model {model}: {state}")
+        print("a model run takes from several minutes (--quick) to an hour or more (--real) on 2 "
+              "cores; choose one:\n  .venv/bin/python bench/real_model.py --quick\n"
+              "  .venv/bin/python bench/real_model.py --real")
+        return
     problem = missing(args.model)
     if problem is not None:
         raise SystemExit(f"bench/real_model.py needs the embedded model {args.model!r}: {problem}")
