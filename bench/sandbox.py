@@ -274,6 +274,8 @@ def steady(paths: list[Path], backends: dict[str, Backend], args: argparse.Names
 def suite(title: str, paths: list[Path], backends: dict[str, Backend], reps: int) -> None:
     from synth.gate import run_checks
 
+    if reps <= 0:
+        return
     print(f"{title}: full check suite per candidate, {reps} run(s) x {len(paths)} bootcamps")
     summary = []
     for name, backend in backends.items():
