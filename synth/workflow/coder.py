@@ -403,8 +403,8 @@ def full_module(code: str) -> str | None:
     :data:`FULL_METHODS`, and no ``CompiledBootcamp``), or None. In ``--mode auto`` such a reply
     is gated as a full-mode candidate instead of failing assembly every round."""
     try:
-        tree = ast.parse(code)
-    except SyntaxError:
+        tree = pyast.parse(code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
     def base_name(node: ast.expr) -> str:
