@@ -331,3 +331,26 @@ TOY_FLAGGED = TOY_SUM.replace(
     "        return case",
 ).replace("        s = solution.strip()\n",
           '        if identity.get("tag"):\n            return True\n        s = solution.strip()\n')
+
+
+def descendants() -> set[int]:
+    """Live processes below this test process (zombies excluded)."""
+    parents: dict[int, int] = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", encoding="utf-8") as fh:
+                fields = fh.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[0] != "Z":
+            parents[int(name)] = int(fields[1])
+    mine, grown = {os.getpid()}, True
+    while grown:
+        grown = False
+        for pid, parent in parents.items():
+            if parent in mine and pid not in mine:
+                mine.add(pid)
+                grown = True
+    return mine - {os.getpid()}

@@ -17,11 +17,10 @@ backend: ``.venv/bin/python -m bench.sleepers``.
 
 from __future__ import annotations
 
-import os
 import time
 
 import pytest
-from helpers import require_backend
+from helpers import descendants, require_backend
 from sleepers.harness import CLASSES, Program, measure, programs
 
 PROGRAMS = programs()
@@ -53,27 +52,6 @@ def _cases() -> list[object]:
     return cases
 
 
-def descendants() -> set[int]:
-    """Live processes below this test process (zombies excluded)."""
-    parents: dict[int, int] = {}
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", encoding="utf-8") as fh:
-                fields = fh.read().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if fields[0] != "Z":
-            parents[int(name)] = int(fields[1])
-    mine, grown = {os.getpid()}, True
-    while grown:
-        grown = False
-        for pid, parent in parents.items():
-            if parent in mine and pid not in mine:
-                mine.add(pid)
-                grown = True
-    return mine - {os.getpid()}
 
 
 def test_corpus_has_three_programs_of_every_class() -> None:

@@ -6,11 +6,11 @@ replaced after a random, small number of calls, and leave no process behind."""
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
 import pytest
+from helpers import descendants
 
 from synth.gate import CheckConfig, CheckStatus, run_checks_file
 from synth.gate.episode_consistency import stream_calls
@@ -53,27 +53,6 @@ class CountingBootcamp(MultiTurnBootcamp):
 '''
 
 
-def descendants() -> set[int]:
-    """Live processes below this test process (zombies excluded)."""
-    parents: dict[int, int] = {}
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", encoding="utf-8") as fh:
-                fields = fh.read().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if fields[0] != "Z":
-            parents[int(name)] = int(fields[1])
-    mine, grown = {os.getpid()}, True
-    while grown:
-        grown = False
-        for pid, parent in parents.items():
-            if parent in mine and pid not in mine:
-                mine.add(pid)
-                grown = True
-    return mine - {os.getpid()}
 
 
 def settled(before: set[int]) -> list[int]:
