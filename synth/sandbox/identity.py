@@ -174,9 +174,17 @@ def sweep_files(ident: Identity) -> list[str]:
 
 
 def rmtree(path: str) -> None:
+    """Remove ``path`` even where a job chmod-ed its own dirs to 0. Modes are given back only
+    inside the tree: the directory holding ``path`` (e.g. :data:`WORK_BASE`) is never touched
+    (a chmod of it to 0700 once shut every later job out of its work dir)."""
+    top = os.path.abspath(path)
+
     def _onerror(func: object, p: str, exc: object) -> None:
         with contextlib.suppress(OSError):
-            os.chmod(os.path.dirname(p), 0o700)
+            parent = os.path.dirname(os.path.abspath(p))
+            if parent == top or parent.startswith(top + "/"):
+                os.chmod(parent, 0o700)
+        with contextlib.suppress(OSError):
             os.chmod(p, 0o700)
         with contextlib.suppress(OSError):
             if os.path.isdir(p) and not os.path.islink(p):
@@ -210,6 +218,10 @@ def work_base() -> str:
     st = os.lstat(WORK_BASE)
     if not stat.S_ISDIR(st.st_mode) or st.st_uid != 0 or st.st_mode & 0o022:
         raise OSError(f"{WORK_BASE} is not a directory that only root can write")
+    if stat.S_IMODE(st.st_mode) != 0o711:
+        # the jobs' uids must traverse it (a umask of 077, or anything that narrowed it, would
+        # leave every job unable to open its own files)
+        os.chmod(WORK_BASE, 0o711)
     return WORK_BASE
 
 

@@ -321,3 +321,36 @@ def test_stale_work_dirs_of_dead_parents_are_reaped() -> None:
     finally:
         for path in made.values():
             shutil.rmtree(path, ignore_errors=True)
+
+
+def test_removing_a_work_dir_never_narrows_the_directory_holding_it(tmp_path: Path) -> None:
+    """A failed removal (a work dir already gone, a busy mount point) once chmod-ed the parent
+    (``/run/synth-sbx``) to 0700, and every later job could not open its own files."""
+    from synth.sandbox.identity import rmtree
+
+    base = tmp_path / "base"
+    base.mkdir()
+    base.chmod(0o711)
+    rmtree(str(base / "gone"))  # missing: every step of the removal fails
+    inner = base / "work" / "sub"
+    inner.mkdir(parents=True)
+    (inner / "f").write_text("x")
+    inner.chmod(0)
+    (base / "work").chmod(0)
+    rmtree(str(base / "work"))
+    assert not (base / "work").exists()
+    assert oct(base.stat().st_mode & 0o777) == oct(0o711)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the root-only work base needs root")
+def test_the_work_base_is_given_back_its_mode_when_something_narrowed_it() -> None:
+    from synth.sandbox import process
+    from synth.sandbox.identity import WORK_BASE, work_base
+
+    work_base()
+    os.chmod(WORK_BASE, 0o700)
+    try:
+        assert run(process.ProcessBackend(), "print('reachable')").stdout.strip() == "reachable"
+        assert oct(os.stat(WORK_BASE).st_mode & 0o777) == oct(0o711)
+    finally:
+        os.chmod(WORK_BASE, 0o711)
