@@ -54,18 +54,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from synth.curriculum import LevelDifficulty, curriculum_fields, level_difficulty
-from synth.export import (
+from synth.export_rows import (
     SERVER_LABEL,
     SPLITS,
     BootcampExportStats,
     ExportConfig,
     ExportError,
     ExportSummary,
-    _prompt_key,
-    _Source,
-    _sources,
+    Source,
     case_seed,
     make_row,
+    prompt_key,
+    read_sources,
     unwritable,
 )
 from synth.library import Library
@@ -168,7 +168,7 @@ def _draw(job: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
             rows += [make_row(name, split, i, s) for i, s in zip(indices, samples, strict=True)]
     finally:
         sampler.close()
-    meta["keys"] = [_prompt_key(r) for r in rows]
+    meta["keys"] = [prompt_key(r) for r in rows]
     return meta, rows
 
 
@@ -426,7 +426,7 @@ def export_ray(
     names = cfg.bootcamps or lib.list_bootcamps()
     if not names:
         raise ValueError(f"no accepted bootcamps in {lib.root}; nothing to export")
-    sources = _sources(lib, list(dict.fromkeys(names)))
+    sources = read_sources(lib, list(dict.fromkeys(names)))
     names = list(sources)
     stats = {n: BootcampExportStats() for n in names}
 
@@ -445,7 +445,7 @@ def export_ray(
             ray.shutdown()
 
 
-def _run(ray: Any, cfg: ExportConfig, lib: Library, sources: dict[str, _Source],
+def _run(ray: Any, cfg: ExportConfig, lib: Library, sources: dict[str, Source],
          stats: dict[str, BootcampExportStats], advance: dict[str, Callable[[int], None]],
          t0: float) -> RayExportSummary:
     # generation spreads over the nodes; a cut runs where its chunk's rows are
@@ -500,7 +500,7 @@ def _run(ray: Any, cfg: ExportConfig, lib: Library, sources: dict[str, _Source],
     )
 
 
-def _spot_check(ray: Any, cfg: ExportConfig, lib: Library, sources: dict[str, _Source],
+def _spot_check(ray: Any, cfg: ExportConfig, lib: Library, sources: dict[str, Source],
                 camps: list[_Camp]) -> tuple[dict[str, str], int, float]:
     """The local export's spot-check (:func:`synth.spotcheck.spot_check`) on each bootcamp's
     surviving rows, run by the driver: the rows to audit are picked among the survivors,

@@ -711,7 +711,7 @@ def render_html(report: Report) -> str:
             band=report.band,
             cards=cards,
             tables=tables,
-            charts=charts(report),
+            charts=charts(report.tables, report.facts["cost_usd"], report.band),
             generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         )
     )

@@ -40,7 +40,7 @@ from typing import Any
 
 from synth.gate.calls import Failure
 from synth.gate.probes import mostly_accepted
-from synth.gate.suite import failure_result, mean, result
+from synth.gate.results import failure_result, mean, result
 from synth.rollout import episode_life
 from synth.sampling import EpisodeStep, parse_reset, parse_step
 from synth.sandbox.methods import MethodServer

@@ -56,7 +56,8 @@ from synth import compiled
 from synth.gate.calls import Failure, ask_many
 from synth.gate.programs import UNSUPPORTED, ProgramRuns, run_in_process, run_program
 from synth.gate.report import ARTIFACT_CAP
-from synth.gate.suite import Suite, failure_result, norm, result
+from synth.gate.results import failure_result, norm, result
+from synth.gate.suite import Suite
 from synth.solutions import same_solution
 from synth.tasks import TaskDescription
 
@@ -271,11 +272,9 @@ def check_key(s: Suite) -> dict[str, Any]:
 
 def _compare(s: Suite, voters: list[Voter], notes: list[str], checker: bool,
              key_label: str) -> dict[str, Any]:
-    from synth.gate.answers import _evenly
-
     cfg = s.cfg
     s.extend_cases(cfg.key_cases, cfg.differential_budget_s / 2)
-    keys = _evenly(s, cfg.key_cases)
+    keys = s.evenly(cfg.key_cases)
     if len(keys) > cfg.key_cases:  # the same share of every level, rounded up: thin it evenly
         keys = [keys[j * len(keys) // cfg.key_cases] for j in range(cfg.key_cases)]
     texts = s.stdins(keys)

@@ -68,6 +68,7 @@ __all__ = [
     "inspect_python",
     "library_python",
     "site_packages",
+    "unreadable",
     "unusable",
 ]
 
@@ -260,11 +261,32 @@ def inspect_python(python: str) -> PythonInstall:
                          stdlib=tuple(stdlib), site=found, venv=cfg_path)
 
 
+def unreadable(path: str, private: bool) -> str:
+    """Why a job's uid cannot import from the directory ``path``, or "". A private uid is
+    "other" to every file: the directory needs ``o+rx`` and every directory above it ``o+x``."""
+    if not os.path.isdir(path):
+        return f"{path} is not a directory"
+    if not private:
+        return "" if os.access(path, os.R_OK | os.X_OK) else f"{path} is not readable"
+    current = path
+    need = stat.S_IROTH | stat.S_IXOTH
+    while True:
+        mode = os.stat(current).st_mode
+        if mode & need != need:
+            return (f"{current} is not readable by other users (mode {stat.filemode(mode)}), so "
+                    f"the sandbox's unprivileged uid cannot import from {path}: chmod o+rx it, "
+                    "or copy the folder somewhere world-readable")
+        need = stat.S_IXOTH
+        parent = os.path.dirname(current)
+        if parent == current:
+            return ""
+        current = parent
+
+
 def unusable(inst: PythonInstall, private: bool) -> str:
     """Why a job's uid cannot run the inspected interpreter, or "". A private uid is "other":
     the real file needs ``o+x`` and every folder above it ``o+x``; its standard library must
-    be readable (as :func:`~synth.sandbox.process.unreadable` says)."""
-    from synth.sandbox.process import unreadable
+    be readable (as :func:`unreadable` says)."""
 
     shown = inst.exe if inst.real == inst.exe else f"{inst.exe} (it is {inst.real})"
     if not private:
@@ -331,8 +353,6 @@ def library_python(python: str | None = None, paths: list[str] | tuple[str, ...]
     installation or venv (:func:`inspect_python`) that the sandbox's uid can execute; each
     directory exists and that uid can read it. ``site``: add the interpreter's site-packages
     after ``paths``."""
-    from synth.sandbox.process import unreadable
-
     dirs: list[str] = []
     for raw in paths:
         path = os.path.normpath(os.path.abspath(raw))

@@ -70,7 +70,6 @@ import selectors
 import shlex
 import shutil
 import signal
-import stat
 import subprocess
 import sys
 import threading
@@ -105,6 +104,7 @@ from synth.sandbox.identity import (
     sweep_files,
     work_base,
 )
+from synth.sandbox.interpreter import inspect_python, unreadable, unusable
 
 __all__ = [
     "FALLBACK_NPROC",
@@ -119,7 +119,6 @@ __all__ = [
     "namespaces",
     "probe_run",
     "scratch_bytes",
-    "unreadable",
     "workdir_bytes",
 ]
 
@@ -205,8 +204,6 @@ def job_interpreter(python: str, private: bool) -> str:
     says it is a CPython >= 3.11 that the job's uid can execute; else ``RuntimeError`` saying
     why. Read from the filesystem (:func:`synth.sandbox.interpreter.inspect_python`): it
     comes with an audited library and never runs on the host."""
-    from synth.sandbox.interpreter import inspect_python, unusable
-
     try:
         problem = unusable(inspect_python(python), private)
     except ValueError as exc:
@@ -219,34 +216,10 @@ def job_interpreter(python: str, private: bool) -> str:
 def job_stdlib(python: str) -> tuple[str, ...]:
     """The standard library entries of a job's own interpreter's ``sys.path`` (as
     :func:`interpreter_path` for the backend's own), read from its installation, not asked."""
-    from synth.sandbox.interpreter import inspect_python
-
     try:
         return inspect_python(python).stdlib
     except ValueError as exc:
         raise RuntimeError(f"the interpreter {exc}") from exc
-
-
-def unreadable(path: str, private: bool) -> str:
-    """Why a job's uid cannot import from the directory ``path``, or "". A private uid is
-    "other" to every file: the directory needs ``o+rx`` and every directory above it ``o+x``."""
-    if not os.path.isdir(path):
-        return f"{path} is not a directory"
-    if not private:
-        return "" if os.access(path, os.R_OK | os.X_OK) else f"{path} is not readable"
-    current = path
-    need = stat.S_IROTH | stat.S_IXOTH
-    while True:
-        mode = os.stat(current).st_mode
-        if mode & need != need:
-            return (f"{current} is not readable by other users (mode {stat.filemode(mode)}), so "
-                    f"the sandbox's unprivileged uid cannot import from {path}: chmod o+rx it, "
-                    "or copy the folder somewhere world-readable")
-        need = stat.S_IXOTH
-        parent = os.path.dirname(current)
-        if parent == current:
-            return ""
-        current = parent
 
 
 @lru_cache(maxsize=16)

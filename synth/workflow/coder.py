@@ -28,7 +28,7 @@ from synth.extract import extract_code
 from synth.llm import LLMFailure
 from synth.prompts import compact_source
 from synth.tasks import ReferenceProgram, TaskDescription
-from synth.workflow.judge import VALIDATOR_MARK, parse_argument
+from synth.workflow.judge_program import VALIDATOR_MARK, parse_argument
 from synth.workflow.repair import Repair, repair_source
 from synth.workflow.state import Candidate, TaskState, WorkflowContext
 

@@ -10,7 +10,8 @@ import pyarrow.parquet as pq
 import pytest
 from helpers import TOY_COIN, TOY_SUM, assert_no_leftovers, make_library, pids_with
 
-from synth.export import SERVER_LABEL, ExportConfig, ExportError, case_seed, export
+from synth.export import ExportConfig, ExportError, export
+from synth.export_rows import SERVER_LABEL, case_seed
 from synth.library import Library
 from synth.sampling import CaseSampler, SampleError
 from synth.sandbox.base import Outcome

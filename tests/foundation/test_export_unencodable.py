@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from helpers import TOY_SUM, make_library
 
-from synth.export import ExportConfig, ExportError, _write, _write_hf, case_seed, export
+from synth.export import ExportConfig, ExportError, _write, _write_hf, export
+from synth.export_rows import case_seed
 from synth.library import Library, LibraryError
 
 #: a lone surrogate on the rows whose numbers sum to 3 mod 7, in the prompt or in the case

@@ -8,7 +8,7 @@ import random
 
 from helpers import TOY_FLAGGED, TOY_SUM
 
-from synth.export import make_row
+from synth.export_rows import make_row
 from synth.sampling import CaseSampler
 from synth.spotcheck import spot_check
 
