@@ -695,8 +695,8 @@ def _fresh_traffic(s: Suite, rng: random.Random) -> tuple[list[tuple[str, str, f
     the gate's own), within 2 seconds but at least :data:`FRESH_MIN` (within
     :data:`FRESH_MIN_S`); each gives its reference answer (1.0 expected) and
     one corrupted answer of the mutation check's hard kinds in turn. (stream items, cases)"""
-    from synth.sampling import CaseSampler, SampleError
     from synth.sandbox.pool import WORKER_LIFE
+    from synth.serving.sampling import CaseSampler, SampleError
 
     out: list[tuple[str, str, float, str]] = []
     drawn = 0

@@ -50,7 +50,7 @@ from synth.gate.calls import Checker, Failure, ask_many
 from synth.gate.probes import CASE_TAGS, prompt_examples, semantic_mutants
 from synth.gate.results import norm, result
 from synth.gate.suite import Suite
-from synth.solutions import same_solution
+from synth.text.solutions import same_solution
 
 __all__ = ["FINDING_KINDS", "TRIVIAL_ANSWERS", "check_differential", "threshold"]
 

@@ -4,7 +4,7 @@
 single-turn answer checks, which do not apply to an episode. The load, construct, generate and
 case-determinism checks are the single-turn suite's; the rest drive whole episodes from this
 process -- every action is chosen here, every reply of ``reset``, ``step`` and
-``reference_policy`` is validated here (:func:`synth.sampling.parse_step`: the reward a finite
+``reference_policy`` is validated here (:func:`synth.serving.sampling.parse_step`: the reward a finite
 float in [0, 1], else ``invalid_score``) and every judgement is made here:
 
 * ``observation``: ``reset`` gives a non-empty, bounded first prompt that shows the answer
@@ -47,7 +47,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from synth import pyast
 from synth.gate import basics, engines
 from synth.gate.answers import check_contract
 from synth.gate.calls import Failure, ask_many
@@ -55,14 +54,15 @@ from synth.gate.episode_consistency import check_episode_consistency
 from synth.gate.report import MULTI_TURN_CHECK_NAMES
 from synth.gate.results import case_size, failure_result, mean, median, result
 from synth.gate.suite import Suite
-from synth.sampling import (
+from synth.sandbox.methods import MethodServer
+from synth.serving.sampling import (
     EpisodeStep,
     multi_turn_info,
     parse_action,
     parse_reset,
     parse_step,
 )
-from synth.sandbox.methods import MethodServer
+from synth.text import pyast
 
 __all__ = ["EPISODE_CHECKS", "EpisodeSuite", "declares_multi_turn", "unusual_actions"]
 
@@ -108,7 +108,7 @@ def declares_multi_turn(source: str) -> bool:
 def unusual_actions(reference: str) -> list[tuple[str, str]]:
     """(label, action) pairs a robust ``step`` answers by its rules: empty and blank text,
     numbers at the edges, JSON and Python words, answer tags, control and non-ASCII characters,
-    a lone surrogate as production passes one on (escaped: ``\\ud800``, see :mod:`synth.utf8`;
+    a lone surrogate as production passes one on (escaped: ``\\ud800``, see :mod:`synth.text.utf8`;
     a step that echoes a raw one would be refused as ``unencodable_text``), near misses of a
     legal action, and very long text."""
     ref = reference or "a"

@@ -18,7 +18,7 @@ own **generated** inputs:
 * **the judge's independent checker**: a differential check that passed counts as a vote.
 
 A voter that is the key's own code, or another voter's, with names, layout or comments changed
-(:func:`synth.solutions.same_solution`) is not independent and does not vote.
+(:func:`synth.text.solutions.same_solution`) is not independent and does not vote.
 
 Comparison is the bootcamp's own: an output equal to the key's (token by token) agrees; any
 other output is scored by ``verify_score`` (so the ``check_output`` of a task with several right
@@ -58,8 +58,8 @@ from synth.gate.programs import UNSUPPORTED, ProgramRuns, run_in_process, run_pr
 from synth.gate.report import ARTIFACT_CAP
 from synth.gate.results import failure_result, norm, result
 from synth.gate.suite import Suite
-from synth.solutions import same_solution
 from synth.tasks import TaskDescription
+from synth.text.solutions import same_solution
 
 __all__ = ["CHECKS", "Voter", "check_key", "task_voters"]
 

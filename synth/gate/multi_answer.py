@@ -30,9 +30,9 @@ import ast
 import re
 from typing import TYPE_CHECKING, Any
 
-from synth import pyast
 from synth.gate.calls import Failure, ask_many
 from synth.gate.results import result
+from synth.text import pyast
 
 if TYPE_CHECKING:
     from synth.gate.suite import Suite

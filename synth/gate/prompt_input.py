@@ -25,9 +25,9 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from synth import pyast
 from synth.gate.calls import Failure, ask_many
 from synth.gate.results import norm, result
+from synth.text import pyast
 
 if TYPE_CHECKING:
     from synth.gate.suite import Suite

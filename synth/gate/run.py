@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from synth import compiled, pyast
+from synth import compiled
 from synth.gate import (
     answers,
     basics,
@@ -46,7 +46,8 @@ from synth.gate.suite import NO_REFERENCE, Suite
 from synth.sandbox import get_backend
 from synth.sandbox.base import Backend
 from synth.sandbox.static import check_source, format_violations
-from synth.utf8 import describe, escape_surrogates, find_unencodable
+from synth.text import pyast
+from synth.text.utf8 import describe, escape_surrogates, find_unencodable
 
 __all__ = ["CHECKS", "detect_mode", "run_checks", "run_checks_file", "run_suite"]
 

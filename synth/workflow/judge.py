@@ -41,13 +41,13 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
-from synth.extract import _THINK_RE, MAX_CODE_CHARS, Extraction, _blocks, _parses
-from synth.llm import LLMFailure
+from synth.models.extract import _THINK_RE, MAX_CODE_CHARS, Extraction, _blocks, _parses
+from synth.models.llm import LLMFailure
 from synth.runs import task_slug
-from synth.sampling import DEFAULT_LEVEL, CaseSampler, SampleError
 from synth.sandbox.base import Backend, SandboxUnavailableError
 from synth.sandbox.methods import MethodServer, server_limits
 from synth.sandbox.static import ALLOWED_IMPORTS, check_source, format_violations
+from synth.serving.sampling import DEFAULT_LEVEL, CaseSampler, SampleError
 from synth.tasks import TaskDescription
 from synth.workflow.judge_program import CHECKER_MARK
 from synth.workflow.state import (

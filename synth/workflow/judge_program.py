@@ -20,8 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from synth.extract import _THINK_RE, Extraction
-from synth.llm import LLMFailure
+from synth.models.extract import _THINK_RE, Extraction
+from synth.models.llm import LLMFailure
 from synth.sandbox.base import SandboxUnavailableError
 from synth.tasks import TaskDescription
 from synth.workflow.state import Dispute, JudgeProgramInfo, WorkflowContext

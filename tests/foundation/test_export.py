@@ -10,12 +10,12 @@ import pyarrow.parquet as pq
 import pytest
 from helpers import TOY_COIN, TOY_SUM, assert_no_leftovers, make_library, pids_with
 
-from synth.export import ExportConfig, ExportError, export
-from synth.export_rows import SERVER_LABEL, case_seed
 from synth.library import Library
-from synth.sampling import CaseSampler, SampleError
 from synth.sandbox.base import Outcome
 from synth.sandbox.kit import derive_seed
+from synth.serving.sampling import CaseSampler, SampleError
+from synth.training.export import ExportConfig, ExportError, export
+from synth.training.rows import SERVER_LABEL, case_seed
 
 
 def _rows(path: Path) -> list[dict]:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from synth import pyast
+from synth.text import pyast
 
 SOURCE = "\n".join(
     f"def f{i}(x):\n    return [(a, b) for a in range(x) for b in {{'k': [x, (x, x)]}}]"

@@ -1,7 +1,7 @@
 """What every exporter shares: the export's config and summary, the row in verl's shape, the
 seed of each row, and the library's sources (hash-checked code, never imported here).
 
-The local exporter (:mod:`synth.export`) and the Ray one (:mod:`synth.export_ray`) build the
+The local exporter (:mod:`synth.training.export`) and the Ray one (:mod:`synth.training.export_ray`) build the
 same rows from these, so their files are identical."""
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from synth.curriculum import LevelDifficulty
 from synth.library import Library
-from synth.sampling import Sample
 from synth.sandbox.kit import derive_seed
-from synth.utf8 import describe, find_unencodable
+from synth.serving.sampling import Sample
+from synth.text.utf8 import describe, find_unencodable
+from synth.training.curriculum import LevelDifficulty
 
 if TYPE_CHECKING:
     pass
@@ -40,7 +40,7 @@ class ExportConfig(BaseModel):
     seed: int = 0
     format: Literal["jsonl", "parquet", "hf"] = "jsonl"
     curriculum: bool = Field(default=False, description="order train rows easy to hard by the "
-                             "library's per-level pass rates (see synth.curriculum)")
+                             "library's per-level pass rates (see synth.training.curriculum)")
     workers: int = Field(default=2, ge=1, le=256, description="concurrent method servers")
     bootcamps: list[str] | None = None
     chunk_size: int = Field(default=64, ge=1, le=100_000, description="specs per sample call")
@@ -48,11 +48,11 @@ class ExportConfig(BaseModel):
     call_limit_s: float = Field(default=10.0, gt=0, le=600, description="per bootcamp call")
     executor: Literal["local", "ray"] = Field(default="local", description="local: method "
                                               "servers in this process tree; ray: Ray tasks on "
-                                              "a cluster, parquet shards (synth.export_ray)")
+                                              "a cluster, parquet shards (synth.training.export_ray)")
     ray_address: str | None = Field(default=None, description="the Ray cluster (default: the "
                                     "connected one, else RAY_ADDRESS, else a new local one)")
     spot_check: bool = Field(default=True, description="audit a random sample of each "
-                             "bootcamp's rows in a fresh worker (synth.spotcheck); a bootcamp "
+                             "bootcamp's rows in a fresh worker (synth.training.spotcheck); a bootcamp "
                              "that fails is quarantined and its rows left out")
 
 
@@ -103,8 +103,8 @@ def make_row(name: str, split: str, index: int, sample: Sample) -> dict[str, Any
 
     A multi-turn bootcamp's row is an episode: the prompt is its first observation, the ground
     truth its identity, and ``extra_info`` also says ``multi_turn: true`` and ``max_turns``
-    (the episode is played with :func:`synth.rollout.rollout` or a trainer adapter, and
-    :func:`synth.reward.compute_score` scores a decoded conversation as the whole episode)."""
+    (the episode is played with :func:`synth.serving.rollout.rollout` or a trainer adapter, and
+    :func:`synth.training.reward.compute_score` scores a decoded conversation as the whole episode)."""
     row: dict[str, Any] = {
         "data_source": f"bootcamp/{name}",
         "prompt": [{"role": "user", "content": sample.prompt}],

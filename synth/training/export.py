@@ -12,7 +12,7 @@ in the test split (or earlier in train) is dropped and counted, and generation c
 the requested count is reached or the bootcamp is shown to be unable to produce that many
 distinct prompts.
 
-The cases are generated in sandboxed method servers (:class:`synth.sampling.CaseSampler`),
+The cases are generated in sandboxed method servers (:class:`synth.serving.sampling.CaseSampler`),
 never in this process: ``workers`` threads each drive one server at a time, a server serves one
 bootcamp, and a thread keeps to the bootcamp it serves while that bootcamp has work. Each value
 a server returns is validated (the case is the canonical JSON of an object, the prompt a bounded
@@ -24,7 +24,7 @@ Hugging Face ``DatasetDict`` saved with ``save_to_disk`` in ``hf/`` (the same ro
 which TRL passes to :func:`synth.integrations.trl.bootcamp_reward_func`). With ``curriculum``
 the train rows are ordered from easy to hard by the library's per-level pass rates, every row
 says in ``extra_info["curriculum"]`` what its level's rate rests on, and ``curriculum.json``
-lists every level's estimate (:mod:`synth.curriculum`).
+lists every level's estimate (:mod:`synth.training.curriculum`).
 """
 
 from __future__ import annotations
@@ -40,8 +40,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from synth.curriculum import LevelDifficulty, curriculum_fields, level_difficulty
-from synth.export_rows import (
+from synth.library import Library
+from synth.sandbox import get_backend
+from synth.sandbox.base import Backend
+from synth.serving.sampling import DEFAULT_LEVEL, CaseSampler, SampleError
+from synth.training.curriculum import LevelDifficulty, curriculum_fields, level_difficulty
+from synth.training.rows import (
     SERVER_LABEL,
     SPLITS,
     BootcampExportStats,
@@ -55,18 +59,14 @@ from synth.export_rows import (
     read_sources,
     unwritable,
 )
-from synth.library import Library
-from synth.sampling import DEFAULT_LEVEL, CaseSampler, SampleError
-from synth.sandbox import get_backend
-from synth.sandbox.base import Backend
 
 if TYPE_CHECKING:
-    from synth.spotcheck import PlannedSpotCheck
+    from synth.training.spotcheck import PlannedSpotCheck
 
 
 __all__ = ["ExportConfig", "ExportError", "ExportSummary", "export"]
 
-log = logging.getLogger("synth.export")
+log = logging.getLogger("synth.training.export")
 
 
 # -- rows --------------------------------------------------------------------------------------
@@ -398,7 +398,9 @@ def export(
     nothing is written then.
     """
     if cfg.executor == "ray":
-        from synth.export_ray import export_ray  # Ray, the optional extra, only on this path
+        from synth.training.export_ray import (
+            export_ray,  # Ray, the optional extra, only on this path
+        )
 
         return export_ray(cfg, progress)
     t0 = time.perf_counter()
@@ -418,7 +420,7 @@ def export(
         split: progress(split, target * len(names)) if progress else _noop
         for split, target in (("test", cfg.test_per_bootcamp), ("train", cfg.per_bootcamp))
     }
-    from synth.spotcheck import run_in_background  # the gate's probes, only when exporting
+    from synth.training.spotcheck import run_in_background  # the gate's probes, only when exporting
 
     planned = _plan_spot_checks(cfg, sources, backend)
     auditing = run_in_background(list(planned.values())) if planned else None
@@ -486,8 +488,8 @@ def export(
 
 def _plan_spot_checks(cfg: ExportConfig, sources: dict[str, Source],
                       backend: Backend) -> dict[str, PlannedSpotCheck]:
-    """Each bootcamp's spot-check (:mod:`synth.spotcheck`), planned before its rows exist."""
-    from synth.spotcheck import PlannedSpotCheck
+    """Each bootcamp's spot-check (:mod:`synth.training.spotcheck`), planned before its rows exist."""
+    from synth.training.spotcheck import PlannedSpotCheck
 
     if not cfg.spot_check:
         return {}

@@ -156,7 +156,7 @@ def _values(column: Sequence[object]) -> list[float | None]:
 
 def charts(tables: Mapping[str, pd.DataFrame], cost_usd: float,
            band: tuple[float, float]) -> dict[str, Markup]:
-    """The page's charts, from a run report's tables (:attr:`synth.report.Report.tables`),
+    """The page's charts, from a run report's tables (:attr:`synth.reporting.report.Report.tables`),
     its total cost and the filter's pass-rate band."""
     t = tables
     funnel = [(str(r["stage"]), float(r["tasks"])) for r in t["yield"].to_dict("records")]
