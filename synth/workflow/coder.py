@@ -404,7 +404,7 @@ def full_module(code: str) -> str | None:
     :data:`FULL_METHODS`, and no ``CompiledBootcamp``), or None. In ``--mode auto`` such a reply
     is gated as a full-mode candidate instead of failing assembly every round."""
     try:
-        tree = ast.parse(code)
+        tree = pyast.parse(code)
     except SyntaxError:
         return None
 
