@@ -12,17 +12,19 @@ import ast
 import re
 from pathlib import Path
 
-import pytest
-
 REPO = Path(__file__).resolve().parents[2]
 PACKAGE = REPO / "synth"
 ARCHITECTURE = REPO / "docs" / "architecture.md"
 MAX_LINES = 800
 #: modules allowed over MAX_LINES: path -> why it is one thing that does not split (keep empty)
 LONG_EXCEPTIONS: dict[str, str] = {
-    path: "split by responsibility in a coming commit" for path in (
-        "synth/bootcamp.py", "synth/sandbox/docker.py", "synth/sandbox/kit.py",
-        "synth/sandbox/process.py", "synth/statement/spec.py")}
+    "synth/bootcamp.py": "the contract is one module on purpose: the kit snapshots this module "
+    "(its dict and the globals its code reads) before a bootcamp is imported to detect "
+    "tampering, so its program runner cannot move to a module the snapshot does not cover",
+    "synth/sandbox/kit.py": "shipped into every job as one file that, before the bootcamp is "
+    "imported, moves all its functions into one private namespace and empties its own dict; "
+    "a second module would stay reachable from sys.modules",
+}
 
 
 def module_name(path: Path) -> str:
@@ -141,7 +143,6 @@ def top_packages() -> set[str]:
     return {p.parent.name for p in PACKAGE.glob("*/__init__.py")}
 
 
-@pytest.mark.skipif(not ARCHITECTURE.exists(), reason="docs/architecture.md comes later")
 def test_architecture_names_every_package():
     text = ARCHITECTURE.read_text("utf-8")
     named = set(re.findall(r"synth/([a-z_][a-z0-9_]*)/", text)) | \
