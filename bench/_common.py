@@ -69,6 +69,15 @@ def setup() -> None:
             reconfigure(line_buffering=True)
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(sig, _stop)
+    sys.excepthook = _quiet_interrupt
+
+
+def _quiet_interrupt(kind: type[BaseException], exc: BaseException, tb: Any) -> None:
+    """An interrupt ends the script with one line, not a traceback; anything else as usual."""
+    if issubclass(kind, KeyboardInterrupt):
+        print("[interrupted; cleaned up]", file=sys.stderr, flush=True)
+        return
+    sys.__excepthook__(kind, exc, tb)
 
 
 def run_child(argv: Sequence[str], *, grace_s: float = 15.0, **kwargs: Any) -> subprocess.CompletedProcess[str]:

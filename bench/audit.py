@@ -9,8 +9,8 @@ templates of this project's own: ``Basebootcamp``, ``**params`` or keyword argum
 ``synth audit --jobs 2`` end to end (a fresh CLI process, as a user runs it), and prints modules
 per minute; then audits the first ``--subset`` modules with ``--jobs 1`` and ``--jobs 2`` side by
 side and prints the ratio. Also prints how the verdicts match what each fixture was made to be.
-It reports; it is not a test, and always exits 0. Defaults take about 3 minutes on 2 cores
-with other work on the machine; ``--full`` is the earlier default, 1000 modules and a subset of
+It reports; it is not a test, and always exits 0. Defaults take under 2 minutes on 2 cores
+(100 s with a little other work on the machine); ``--full`` is the earlier default, 1000 modules and a subset of
 100 (over 5 minutes: 1000 modules alone took more than 5.5 minutes with the machine busy).
 """
 

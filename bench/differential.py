@@ -9,8 +9,8 @@ of the defects rejected, no clean one, and <= 3 s median per candidate.
     .venv/bin/python bench/differential.py [--backend process] [--workers 1] [--per-kind N | --full]
 
 By default it takes the first ``--per-kind`` modules (4) of each kind in the manifest's order,
-27 of the 61, and finishes in about 3 minutes on 2 cores; ``--full`` gates all of them (about
-7 minutes). A line per gated module is printed as it finishes.
+27 of the 61, and finishes in under 2 minutes on 2 cores (80 s; 200 s with the load average
+at 12); ``--full`` gates all of them (over 5 minutes). A line per gated module is printed as it finishes.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ The bootcamps exported are a named set (default: the shipped ones that need no e
 ends. ``--engines`` adds the GNU Go bootcamps in a row of their own, at their easiest level and
 ``--engine-rows`` rows each (a case there costs GNU Go self-play, 0.1 s and more, where the
 others take milliseconds). ``--full`` is the earlier default: 400 + 100 rows. Defaults take
-about 2 minutes on 2 cores.
+under a minute on 2 cores (40 s; 105 s with the load average at 12-15).
 
 Both settings export the same library with the same seed from this one process, so the ratio is
 measured on the same machine at the same moment; the train and test files of every run are

@@ -33,8 +33,9 @@ check suite is longer still (3-4 minutes per backend for go_move here: the gate 
 hundreds of cases): ``--engine-suite`` adds it. go_game is multi-turn: its episodes are
 measured by bench/episodes.py --go.
 
-Defaults take about 4 minutes on 2 cores; ``--full`` restores the issue-3 sizes (2000 calls,
-10 fresh, 20000 steady after 1000 warm-up, 3 suite runs: about an hour).
+Defaults take 2.5-3 minutes on 2 cores with a little other work (8 minutes with the load
+average at 15-20); ``--full`` restores the issue-3 sizes (2000 calls, 10 fresh, 20000 steady
+after 1000 warm-up, 3 suite runs: about an hour).
 """
 
 from __future__ import annotations
@@ -273,6 +274,8 @@ def steady(paths: list[Path], backends: dict[str, Backend], args: argparse.Names
 def suite(title: str, paths: list[Path], backends: dict[str, Backend], reps: int) -> None:
     from synth.gate import run_checks
 
+    if reps <= 0:
+        return
     print(f"{title}: full check suite per candidate, {reps} run(s) x {len(paths)} bootcamps")
     summary = []
     for name, backend in backends.items():
