@@ -1,8 +1,10 @@
 """``run_checks``: the whole gate on one candidate module -> :class:`CheckReport`.
 
-The static gate (L0, a lint) reads the source here; then :class:`~synth.gate.suite.Suite` runs
-every other check against the candidate's sandboxed method server. The sandbox only answers; the
-verdict is computed from validated answers in this process. ``sandbox_error`` is reserved for the
+The static gate (L0, a lint) reads the source here; then :func:`run_suite` runs every other
+check, in the report's order, on a :class:`~synth.gate.suite.Suite` (the state the checks share
+and the candidate's sandboxed method server). This module is the one place that knows every
+check (:data:`CHECKS`): the check modules import the suite, never the runner. The sandbox only
+answers; the verdict is computed from validated answers in this process. ``sandbox_error`` is reserved for the
 infrastructure and is never blamed on the candidate.
 
 InternBootcamp-style modules (``from bootcamp import Basebootcamp`` and similar) are audited
