@@ -42,7 +42,7 @@ from synth.serving.sampling import CaseSampler, SampleError
 REVIEW_STATUSES: tuple[Status, ...] = ("pending-review", "accepted", "rejected-in-review")
 DEFAULT_BAND = (0.03, 0.85)
 SAMPLE_LIMITS = Limits(wall_s=30, cpu_s=30, memory_mb=1024)
-_CANDIDATE_RE = re.compile(r"^round_(\d+)_(\d+)\.(py|check\.json|failure\.txt)$")
+_CANDIDATE_RE = re.compile(r"^round_(\d+)_(\d+)\.(py|repaired\.py|check\.json|failure\.txt)$")
 MAX_REASON = 2000
 #: Reference episodes played per level (on the first cases drawn of each level).
 EPISODES_PER_LEVEL = 1
@@ -128,6 +128,9 @@ class Candidate:
     failure: str | None = None
     report: CheckReport | None = None
     report_error: str = ""
+    #: the module after the workflow's static repairs (``round_<k>_<i>.repaired.py``): what
+    #: the gate judged and the library committed when a repair was needed
+    repaired: str | None = None
 
     @property
     def label(self) -> str:
@@ -136,6 +139,11 @@ class Candidate:
     @property
     def sha256(self) -> str | None:
         return sha256_text(self.code) if self.code is not None else None
+
+    def is_code(self, sha256: str) -> bool:
+        """Is ``sha256`` the hash of this candidate's module, as written or as repaired?"""
+        return any(text is not None and sha256_text(text) == sha256
+                   for text in (self.code, self.repaired))
 
     @property
     def hard_passed(self) -> int:
@@ -515,6 +523,8 @@ def load_candidates(folder: Path) -> list[Candidate]:
         text = path.read_text(encoding="utf-8", errors="replace")
         if m.group(3) == "py":
             cand.code = text
+        elif m.group(3) == "repaired.py":
+            cand.repaired = text
         elif m.group(3) == "failure.txt":
             cand.failure = text.strip()
         else:
@@ -629,7 +639,10 @@ def add_run_history(review: Review, runs_dir: Path | None) -> None:
         review.notes.append(f"no filter record for {rec.task_id} in run {rec.run_id}")
     review.solver_episodes = solver_episodes(review.filter)
     review.candidates = load_candidates(candidates_dir)
-    review.winner = next((c for c in review.candidates if c.sha256 == rec.code_sha256), None)
+    review.winner = next((c for c in review.candidates if c.is_code(rec.code_sha256)), None)
+    if review.winner is not None and review.winner.sha256 != rec.code_sha256:
+        review.notes.append(f"the committed code is {review.winner.label} after the workflow's "
+                            f"static repairs ({review.winner.label}.repaired.py)")
     if review.winner is None:
         review.notes.append(f"no candidate of run {rec.run_id} has the committed code's sha256")
     review.diffs = round_diffs(review.candidates)

@@ -405,7 +405,7 @@ def full_module(code: str) -> str | None:
     is gated as a full-mode candidate instead of failing assembly every round."""
     try:
         tree = pyast.parse(code)
-    except SyntaxError:
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
     def base_name(node: ast.expr) -> str:

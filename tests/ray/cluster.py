@@ -59,6 +59,11 @@ RAY_ENV = {
     "RAY_health_check_period_ms": "1000",
     "RAY_health_check_timeout_ms": "1000",
     "RAY_health_check_failure_threshold": "3",
+    # Ray 2.60 turns token authentication on by itself once ~/.ray/auth_token exists (any local
+    # ray.init() writes one): a head that took the token then refuses a node that did not
+    # (InvalidAuthToken). The cluster is loopback-only and the test's own: no token, whatever
+    # the machine's home folder holds
+    "RAY_AUTH_MODE": "disabled",
 }
 LOOPBACK = ("127.0.0.1", "::ffff:127.0.0.1", "::1")
 OBJECT_STORE_BYTES = 100 * 1024 * 1024

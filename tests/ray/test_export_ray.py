@@ -271,7 +271,7 @@ def test_the_cli_exports_on_the_cluster(lib: Library, tmp_path: Path,
               "--seed", "3", "--format", "parquet", "--sandbox", "process",
               "--bootcamp", "coin", "--bootcamp", "game24"]
     env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
-    env["RAY_USAGE_STATS_ENABLED"] = "0"
+    env |= {"RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}  # as RAY_ENV
     for out, extra in ((tmp_path / "local", []),
                        (tmp_path / "ray", ["--executor", "ray", "--ray-address", ray_cluster.address])):
         res = subprocess.run([sys.executable, "-c", CLI, "export", "--out", str(out),

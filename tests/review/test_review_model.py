@@ -155,3 +155,28 @@ def test_draw_samples_reports_a_failing_bootcamp():
     assert samples == [] and "level easy" in why and "ArithmeticError: no answer today" in why
     samples, why = draw_samples("x = 1\n", 1, "process")
     assert samples == [] and "did not load" in why
+
+
+def test_a_committed_repaired_candidate_is_accounted_for(review_run: ReviewRun, library: Path,
+                                                        tmp_path: Path):
+    """The library commits a candidate after the workflow's static repairs (the run folder keeps
+    the model's module as round_<k>_<i>.py and the repaired one beside it): review finds it and
+    says so, instead of warning that no candidate has the committed code's sha256."""
+    import shutil
+
+    runs = tmp_path / "runs"
+    shutil.copytree(review_run.runs_dir, runs)
+    lib = Library(library)
+    committed = lib.code("local_accept_a")
+    (folder,) = [p for p in runs.glob("*/candidates/local_accept-a")]
+    for path in folder.glob("round_*.py"):  # the modules as the model wrote them
+        if path.read_text(encoding="utf-8") == committed:
+            path.write_text("import os\n" + committed, encoding="utf-8")
+    r = gather(lib, "local_accept_a", runs, samples=False)
+    assert r.winner is None
+    assert any("no candidate of run" in n for n in r.notes)  # unaccounted: the warning holds
+    (folder / "round_0_0.repaired.py").write_text(committed, encoding="utf-8")
+    r = gather(lib, "local_accept_a", runs, samples=False)
+    assert r.winner is not None and r.winner.label == "round_0_0"
+    assert not any("no candidate of run" in n for n in r.notes), r.notes
+    assert any("after the workflow's static repairs" in n for n in r.notes), r.notes
