@@ -34,10 +34,10 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from synth.canary import CANARY_RATE  # noqa: E402
 from synth.library import Library  # noqa: E402
-from synth.reward import RewardFunction  # noqa: E402
-from synth.sampling import CaseSampler  # noqa: E402
+from synth.serving.sampling import CaseSampler  # noqa: E402
+from synth.training.canary import CANARY_RATE  # noqa: E402
+from synth.training.reward import RewardFunction  # noqa: E402
 
 WARMUP = 300
 WARMUP_MAX = 50_000

@@ -5,10 +5,10 @@
 Side by side in one run, on the shipped Mastermind (engine-free):
 
 * reference episodes played step by step in this process (the class imported: trusted) and
-  through a sandboxed method server (:class:`synth.rollout.EpisodeEnv`): steps per second and
+  through a sandboxed method server (:class:`synth.serving.rollout.EpisodeEnv`): steps per second and
   the ratio;
 * ``compute_score`` of whole-episode transcripts (the decoded conversation a trainer scores)
-  trusted in this process and sandboxed (:func:`synth.reward.make_compute_score`), against
+  trusted in this process and sandboxed (:func:`synth.training.reward.make_compute_score`), against
   ``compute_score`` of single answers of a single-turn bootcamp (game24) in the sandbox: rows
   per second and what one episode costs in steps;
 * with ``--go N``: N reference episodes of go_game, where every step asks GNU Go in the
@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench._common import setup
 from synth.library import Library
-from synth.reward import make_compute_score
-from synth.rollout import EpisodeEnv, reference_episode
+from synth.serving.rollout import EpisodeEnv, reference_episode
+from synth.training.reward import make_compute_score
 
 
 def _identities(cls: Any, count: int) -> list[dict[str, Any]]:

@@ -35,7 +35,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench._common import DEFAULT_BOOTCAMPS, ENGINE_BOOTCAMPS, ENGINE_LEVEL, setup
-from synth.export import ExportConfig, export
+from synth.training.export import ExportConfig, export
 
 
 def main() -> None:
@@ -128,7 +128,7 @@ def ray_main(args: argparse.Namespace) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "ray"))
     from cluster import LocalRayCluster
 
-    from synth.export_ray import ROW_ID, RayExportSummary
+    from synth.training.export_ray import ROW_ID, RayExportSummary
 
     cluster = None
     if args.ray_address is None:

@@ -60,7 +60,7 @@ from pydantic import SecretStr  # noqa: E402
 
 from bench._common import setup  # noqa: E402
 from synth.library import Library  # noqa: E402
-from synth.llm import LLMClient, ModelSpec  # noqa: E402
+from synth.models.llm import LLMClient, ModelSpec  # noqa: E402
 from synth.runs import Run, RunConfig, read_events  # noqa: E402
 from synth.tasks import Provenance, TaskDescription, TaskKind  # noqa: E402
 from synth.workflow.orchestrator import execute, ledger_sink  # noqa: E402

@@ -158,7 +158,7 @@ def show(results: list[dict[str, Any]]) -> None:
 
 def missing(model: str) -> str | None:
     """What this machine lacks to serve ``model``, with the fix; None when it can."""
-    from synth.local_model import MODELS, LocalModelError, find_server, model_file
+    from synth.models.local import MODELS, LocalModelError, find_server, model_file
 
     if find_server() is None:
         return "llama-server is not installed: run scripts/setup.sh (it builds llama.cpp)"

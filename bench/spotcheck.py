@@ -26,8 +26,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench._common import setup  # noqa: E402
-from synth.export import ExportConfig, export  # noqa: E402
 from synth.library import Library  # noqa: E402
+from synth.training.export import ExportConfig, export  # noqa: E402
 
 
 def main() -> None:

@@ -19,7 +19,7 @@ the band is already decided), cancelling the outstanding solver calls.
 A multi-turn candidate (``MultiTurnBootcamp``) is measured by whole episodes: each of the K
 cases is played to the end by the solver -- the first observation is the prompt, each response's
 answer (the contract's ``extract_output``; ``""`` when none) is the action, ``step`` runs in a
-sandboxed method server (:class:`synth.rollout.EpisodeEnv`, ``pool_size`` of them shared by the
+sandboxed method server (:class:`synth.serving.rollout.EpisodeEnv`, ``pool_size`` of them shared by the
 episodes: a step is a pure function of its JSON state, so any server can take any step) and its
 observation is the next user message -- and the episode's final score is the answer's score.
 ``chat`` (the conversation so far -> the response) gives the solver the whole conversation;
@@ -38,11 +38,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from synth.sampling import DEFAULT_LEVEL, CaseSampler, SampleError
 from synth.sandbox import get_backend
 from synth.sandbox.base import Backend, Limits, Outcome, SandboxUnavailableError
 from synth.sandbox.kit import derive_seed
 from synth.sandbox.pool import WorkerPool, validate_score
+from synth.serving.sampling import DEFAULT_LEVEL, CaseSampler, SampleError
 
 Verdict = Literal[
     "accepted", "too_easy", "too_hard", "verifier_error", "sample_error", "solver_error"
@@ -180,7 +180,7 @@ def sample_prompts(
     """K (level, seed, identity, prompt[, answer]) items drawn by the candidate in a sandboxed
     method server (levels from its handshake, see :func:`sample_specs`; ``answers``: include
     ``reference_answer``). ``limits`` bound the server's life. Every value is validated on the
-    host (:mod:`synth.sampling`); (None, why) when the candidate cannot give K valid items."""
+    host (:mod:`synth.serving.sampling`); (None, why) when the candidate cannot give K valid items."""
     items: list[dict[str, Any]] = []
     try:
         with CaseSampler(code, backend=backend, limits=limits, name="the candidate",
@@ -220,7 +220,7 @@ class _Episodes:
     (any server takes any step: a step is a pure function of its JSON state)."""
 
     def __init__(self, code: str, runner: Backend, size: int, step_limit_s: float) -> None:
-        from synth.rollout import EpisodeEnv
+        from synth.serving.rollout import EpisodeEnv
 
         self.envs = [EpisodeEnv(code, name="the candidate", backend=runner,
                                 step_limit_s=step_limit_s) for _ in range(size)]
@@ -255,7 +255,7 @@ def _cut(text: str) -> str:
 
 async def _play(envs: _Episodes, item: dict[str, Any], solve: Solve, chat: Chat | None) -> _Played:
     """One episode of the solver from ``item``'s identity (see the module docstring)."""
-    from synth.rollout import RolloutError, extract_action
+    from synth.serving.rollout import RolloutError, extract_action
 
     out = _Played()
     try:

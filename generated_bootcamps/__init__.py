@@ -10,7 +10,7 @@ manifest before import.
 
 :func:`load_bootcamp` imports the module into YOUR process: use it in a process that trusts this
 library's code. ``synth`` itself never does (its CLI and the default reward run bootcamps in the
-sandbox, see ``synth.reward``).
+sandbox, see ``synth.training.reward``).
 """
 
 from __future__ import annotations
@@ -38,5 +38,5 @@ def load_bootcamp(name: str) -> type[BaseBootcamp]:
     harmless. By calling this you trust the library's code: the module runs with this
     process's privileges, environment (API keys included), files and network, whatever it
     does at import time is done, and it can patch ``BaseBootcamp`` for every bootcamp of the
-    process. To score without that trust, use ``synth.reward.compute_score`` (sandboxed)."""
+    process. To score without that trust, use ``synth.training.reward.compute_score`` (sandboxed)."""
     return _LIBRARY.load_bootcamp(name)

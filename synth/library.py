@@ -38,10 +38,10 @@ from typing import Literal
 from filelock import FileLock
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, field_validator
 
-from synth import pyast
 from synth.bootcamp import BaseBootcamp
 from synth.paths import OutsideRootError, inside
-from synth.utf8 import describe, find_unencodable
+from synth.text import pyast
+from synth.text.utf8 import describe, find_unencodable
 
 MANIFEST_NAME = "manifest.json"
 MANIFEST_VERSION = 1
@@ -52,7 +52,7 @@ SOURCE_RE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
 Origin = Literal["generated", "handwritten"]
 #: ``quarantined``: production caught it lying (an export's spot-check or a reward canary
-#: failed, synth.spotcheck): out of exports and rewards, the finding in ``review_reason``
+#: failed, synth.training.spotcheck): out of exports and rewards, the finding in ``review_reason``
 Status = Literal["accepted", "pending-review", "rejected-in-review", "quarantined"]
 LIVE_STATUSES: frozenset[str] = frozenset({"accepted"})
 

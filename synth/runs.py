@@ -76,9 +76,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from synth.llm import ModelSpec, Price, redact_text
+from synth.models.llm import ModelSpec, Price, redact_text
 from synth.paths import OutsideRootError, inside
-from synth.utf8 import json_text
+from synth.text.utf8 import json_text
 
 #: keys that may change between a run and its resumption (they do not change results)
 OPERATIONAL_KEYS = frozenset({"concurrency", "llm_concurrency", "sandbox_slots", "budget_usd",
@@ -142,7 +142,7 @@ class RunConfig(BaseModel):
 
     def public_dump(self) -> dict[str, Any]:
         """The configuration as config.json holds it: API keys left out, base URLs redacted
-        (:func:`synth.llm.redact_url`; a password in a URL is never written)."""
+        (:func:`synth.models.llm.redact_url`; a password in a URL is never written)."""
         data = self.model_dump(mode="json")
         for role in ("coder", "solver", "judge"):
             spec = getattr(self, role)
@@ -219,7 +219,7 @@ class EventLog:
     @staticmethod
     def line(kind: str, task: str | None = None, **payload: Any) -> str:
         """One event as its line of the log (timestamped now); any URL in it with credentials
-        (user info, query values) is redacted (:func:`synth.llm.redact_text`), whichever field
+        (user info, query values) is redacted (:func:`synth.models.llm.redact_text`), whichever field
         or error text carries it."""
         event = {"ts": round(time.time(), 4), "kind": kind, "task": task, **payload}
         return redact_text(json_text(event, ensure_ascii=False, default=str)) + "\n"

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.text import Text
 
 if TYPE_CHECKING:  # the gate and the sandbox are imported when an audit runs, not for --help
-    from synth.audit import Audit, Module, ModuleAudit, Target
+    from synth.reporting.audit import Audit, Module, ModuleAudit, Target
     from synth.sandbox.base import Backend
     from synth.sandbox.interpreter import LibraryPython
 
@@ -52,7 +52,7 @@ def audit_command(
         "NAME.checker.py): the differential checks apply to those modules.")] = None,
 ) -> None:
     """Audit a library: every module's verdict and every finding, by severity class."""
-    from synth.audit import attach_checkers, find_modules, resolve_target
+    from synth.reporting.audit import attach_checkers, find_modules, resolve_target
     from synth.sandbox import BACKEND_NAMES, SandboxUnavailableError
     from synth.sandbox.interpreter import LibraryBackend, confirm_in_sandbox, library_python
 
@@ -133,7 +133,7 @@ def _backend(name: str, lib: LibraryPython) -> Backend:
 
 def _run(target: Target, modules: list[Module], backend: Backend, jobs: int,
          lib: LibraryPython) -> Audit:
-    from synth.audit import run_audit
+    from synth.reporting.audit import run_audit
 
     live = sys.stderr.isatty()
 
@@ -150,7 +150,7 @@ def _run(target: Target, modules: list[Module], backend: Backend, jobs: int,
 
 
 def _write(audit: Audit, folder: Path) -> list[Path]:
-    from synth.audit import write_csv, write_html, write_json
+    from synth.reporting.audit import write_csv, write_html, write_json
 
     folder.mkdir(parents=True, exist_ok=True)
     return [write_html(audit, folder / "audit.html"), write_csv(audit, folder / "audit.csv"),

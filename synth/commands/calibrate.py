@@ -32,8 +32,8 @@ from rich.table import Table
 from synth.commands.library import LibraryOpt, SandboxOpt, fail, open_library
 
 if TYPE_CHECKING:
-    from synth.calibrate import CalibrationResult, Finding
-    from synth.llm import ModelSpec
+    from synth.models.llm import ModelSpec
+    from synth.training.calibrate import CalibrationResult, Finding
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -68,12 +68,12 @@ def calibrate_command(
     from pydantic import ValidationError
 
     from filters.self_consistency import FilterConfig
-    from synth.calibrate import endpoint_name, write_calibration
     from synth.commands.run import resolve_models
     from synth.library import LibraryError
-    from synth.llm import ModelSpec
-    from synth.local_model import LocalModelError, LocalModelServer
+    from synth.models.llm import ModelSpec
+    from synth.models.local import LocalModelError, LocalModelServer
     from synth.sandbox import BACKEND_NAMES, SandboxUnavailableError, close_backends, get_backend
+    from synth.training.calibrate import endpoint_name, write_calibration
 
     if sandbox not in BACKEND_NAMES:
         raise fail(f"--sandbox must be one of {', '.join(BACKEND_NAMES)}, not {sandbox!r}")
@@ -154,8 +154,8 @@ def calibrate_command(
 
 async def _measure(code: str, solver: ModelSpec, *, samples: int, seed: int, endpoint: str,
                    backend: Any, concurrency: int) -> CalibrationResult:
-    from synth.calibrate import measure
-    from synth.llm import LLMClient
+    from synth.models.llm import LLMClient
+    from synth.training.calibrate import measure
 
     llm = LLMClient({"solver": solver}, max_concurrency=concurrency)
 

@@ -276,8 +276,8 @@ MAX_VERIFIED = 8
 def _verify_solutions(task: TaskDescription, key: str | None, sandbox: str) -> TaskDescription:
     """``task`` with its unverified Python 3 stdio solutions (at most :data:`MAX_VERIFIED`,
     copies left out) marked verified where they reproduce every public test in the sandbox."""
-    from synth.solutions import same_solution
     from synth.sources.verify import check_program, sandbox_runner
+    from synth.text.solutions import same_solution
 
     if not task.tests.public:
         return task

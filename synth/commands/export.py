@@ -14,7 +14,7 @@ from rich.table import Table
 from synth.commands.tables import add_columns
 
 if TYPE_CHECKING:  # the CLI's start-up imports this module: pydantic only when exporting
-    from synth.curriculum import LevelDifficulty
+    from synth.training.curriculum import LevelDifficulty
 
 err = Console(stderr=True)
 
@@ -51,10 +51,10 @@ def export_command(
     from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from synth.export import ExportConfig, ExportError, export
-    from synth.export_ray import RayExportSummary, RayUnavailableError
     from synth.library import LibraryError
     from synth.sandbox import SandboxUnavailableError
+    from synth.training.export import ExportConfig, ExportError, export
+    from synth.training.export_ray import RayExportSummary, RayUnavailableError
 
     try:
         cfg = ExportConfig(

@@ -33,7 +33,7 @@ def open_library(path: Path | None) -> Library:
 
 
 def fail(message: str, code: int = 2, traceback: str = "") -> typer.Exit:
-    from synth.utf8 import escape_surrogates
+    from synth.text.utf8 import escape_surrogates
 
     err.print(f"[bold red]error:[/] {escape(escape_surrogates(message))}", highlight=False,
               soft_wrap=True)
@@ -96,15 +96,15 @@ def show_command(
     from rich.text import Text
 
     from synth.library import LibraryError
-    from synth.sampling import DEFAULT_LEVEL, CaseSampler, SampleError
     from synth.sandbox import SandboxUnavailableError
+    from synth.serving.sampling import DEFAULT_LEVEL, CaseSampler, SampleError
 
     lib = open_library(library)
     try:
         rec, code = lib.checked_code(name, include_unlisted=True)
     except LibraryError as exc:
         raise fail(str(exc)) from exc
-    from synth.utf8 import escape_surrogates as shown  # printed text is UTF-8: never fails
+    from synth.text.utf8 import escape_surrogates as shown  # printed text is UTF-8: never fails
 
     meta = Table.grid(padding=(0, 2))
     for key, value in rec.model_dump().items():
@@ -132,7 +132,7 @@ def show_command(
 def _shown(key: str, value: object, rec: BootcampRecord) -> str:
     """A record field as `library show` prints it: each level's rate with the answers it rests
     on and its 95% Wilson interval; the calibration as key=value."""
-    from synth.curriculum import wilson_interval
+    from synth.training.curriculum import wilson_interval
 
     if key == "level_pass_rates" and isinstance(value, dict):
         parts = []
@@ -169,8 +169,8 @@ def add_command(
     exactly one bootcamp class, leave the contract alone, and have plain-JSON LEVELS; the class
     name and level names recorded in the manifest are the ones the sandbox reported."""
     from synth.library import LibraryError
-    from synth.sampling import CaseSampler, SampleError
     from synth.sandbox import SandboxUnavailableError
+    from synth.serving.sampling import CaseSampler, SampleError
 
     lib = open_library(library)
     code = file.read_text(encoding="utf-8")

@@ -16,9 +16,9 @@ from rich.table import Table
 
 from synth.commands.tables import NAME_HEADERS, name_column, other_column
 
-if TYPE_CHECKING:  # pandas, jinja2 and openai (synth.llm) are imported when a report is made
-    from synth.llm import Price
-    from synth.report import Report
+if TYPE_CHECKING:  # pandas, jinja2 and openai (synth.models.llm) are imported when a report is made
+    from synth.models.llm import Price
+    from synth.reporting.report import Report
 
 out = Console()
 err = Console(stderr=True)
@@ -92,7 +92,7 @@ def unknown_run_message(run_id: str, runs_dir: Path) -> str:
 
 
 def load_prices(path: Path) -> dict[str, Price]:
-    from synth.llm import Price
+    from synth.models.llm import Price
 
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -115,7 +115,7 @@ def _bar(value: float, top: float, width: int = 30) -> str:
 def rich_table(report: Report, name: str) -> Table:
     import pandas as pd
 
-    from synth.report import TITLES, fmt, header
+    from synth.reporting.report import TITLES, fmt, header
 
     df: pd.DataFrame = report.tables[name]
     bar_col = TERMINAL.get(name)
@@ -148,7 +148,7 @@ def rich_table(report: Report, name: str) -> Table:
 
 
 def print_report(report: Report, console: Console) -> None:
-    from synth.report import fmt
+    from synth.reporting.report import fmt
 
     f = report.facts
     console.print(
@@ -183,7 +183,7 @@ def report_command(
     ] = None,
 ) -> None:
     """Summarise a run: yield per stage, rejection reasons, rounds, pass rates, cost and time."""
-    from synth.report import ReportError, analyse, load_run, write_csv, write_html
+    from synth.reporting.report import ReportError, analyse, load_run, write_csv, write_html
 
     given = Path(run_id)
     if "/" in run_id and ((given / "events.jsonl").exists() or (given / "config.json").exists()):

@@ -26,9 +26,9 @@ from rich.text import Text
 
 from synth.commands.tables import name_column, other_column
 
-if TYPE_CHECKING:  # synth.review pulls in the gate, the filter and the sandbox: imported on use
+if TYPE_CHECKING:  # synth.reporting.review pulls in the gate, the filter and the sandbox: imported on use
     from synth.library import Library
-    from synth.review import Review
+    from synth.reporting.review import Review
 
 app = typer.Typer(invoke_without_command=True, no_args_is_help=False)
 out = Console()
@@ -99,7 +99,7 @@ def review_main(
 
 def _list(lib: Library, status: str) -> None:
     from synth.library import LibraryError
-    from synth.review import ReviewError, list_records
+    from synth.reporting.review import ReviewError, list_records
 
     try:
         records = list_records(lib, status)
@@ -148,7 +148,7 @@ def show_command(
     """Show a bootcamp: record, code, sample cases per level, solver verdicts, gate report, diffs;
     a multi-turn bootcamp's reference and solver episodes turn by turn."""
     from synth.library import LibraryError
-    from synth.review import ReviewError, as_dict, gather
+    from synth.reporting.review import ReviewError, as_dict, gather
 
     o = _opts(ctx, library, runs_dir, sandbox)
     try:
@@ -239,7 +239,7 @@ def print_review(review: Review) -> None:
 def _print_episodes(review: Review) -> None:
     """A multi-turn bootcamp's reference episodes turn by turn, and its solver episodes in
     brief (plain text: every observation and action is untrusted)."""
-    from synth.review import episode_text
+    from synth.reporting.review import episode_text
 
     if review.episodes_error:
         out.print(Text(f"reference episodes: {review.episodes_error}", style="red"))
@@ -266,7 +266,7 @@ def _print_episodes(review: Review) -> None:
 def accept_command(ctx: typer.Context, name: str, library: LibraryOpt = None) -> None:
     """Accept a bootcamp: it becomes live (listed, loadable, exported)."""
     from synth.library import LibraryError
-    from synth.review import ReviewError, accept
+    from synth.reporting.review import ReviewError, accept
 
     lib = _library(_opts(ctx, library, None, None).library)
     try:
@@ -285,7 +285,7 @@ def reject_command(
 ) -> None:
     """Reject a bootcamp: it leaves the registry; the module stays on disk with the reason."""
     from synth.library import LibraryError
-    from synth.review import ReviewError, reject
+    from synth.reporting.review import ReviewError, reject
 
     lib = _library(_opts(ctx, library, None, None).library)
     try:

@@ -17,8 +17,8 @@ from rich.table import Table
 from synth.commands.tables import name_column, other_column
 
 if TYPE_CHECKING:  # heavy imports (openai, langgraph) happen only when `synth run` runs
-    from synth.llm import LLMClient, ModelSpec
-    from synth.local_model import EmbeddedModel
+    from synth.models.llm import LLMClient, ModelSpec
+    from synth.models.local import EmbeddedModel
     from synth.runs import Run, RunConfig
     from synth.tasks import TaskDescription
     from synth.workflow.orchestrator import RunSummary
@@ -32,7 +32,9 @@ DEFAULT_SOLVER = "gpt-4.1-nano"
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
-    from synth.llm import redact_text  # a URL in the message is shown without its credentials
+    from synth.models.llm import (
+        redact_text,  # a URL in the message is shown without its credentials
+    )
 
     err.print(f"[bold red]error:[/] {redact_text(message)}", soft_wrap=True)
     return typer.Exit(code)
@@ -41,7 +43,7 @@ def fail(message: str, code: int = 2) -> typer.Exit:
 def _spec(model: str | None, base_url: str | None, key: str | None, default: str, **kw: Any) -> ModelSpec:
     from pydantic import SecretStr
 
-    from synth.llm import ModelSpec
+    from synth.models.llm import ModelSpec
 
     return ModelSpec(model=model or default, base_url=base_url, api_key=SecretStr(key) if key else None, **kw)
 
@@ -56,8 +58,8 @@ def resolve_models(
     ``--model local-smoke`` picks the smoke-test model. The environment is read here, at the
     edge: ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY``.
     """
-    from synth.llm import ModelSpec
-    from synth.local_model import MODELS
+    from synth.models.llm import ModelSpec
+    from synth.models.local import MODELS
 
     base = base_url or env.get("OPENAI_BASE_URL") or None
     key = env.get("OPENAI_API_KEY") or None
@@ -187,8 +189,8 @@ def run_command(
 
     from pydantic import ValidationError
 
-    from synth.llm import ModelSpec, Price
-    from synth.local_model import LocalModelError, LocalModelServer
+    from synth.models.llm import ModelSpec, Price
+    from synth.models.local import LocalModelError, LocalModelServer
     from synth.runs import Run, RunConfig, RunError
     from synth.sandbox import SandboxUnavailableError, close_backends, get_backend
     from synth.workflow.orchestrator import check_executor, load_tasks, save_tasks
@@ -308,7 +310,7 @@ async def _run(run: Run, tasks: list[TaskDescription], coder: ModelSpec, solver:
     from rich.live import Live
 
     from synth.library import Library
-    from synth.llm import LLMClient
+    from synth.models.llm import LLMClient
     from synth.workflow.orchestrator import TaskOutcome, execute, ledger_sink
 
     llm = LLMClient(

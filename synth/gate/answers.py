@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
-import math
 import random
 import re
 import time
@@ -30,11 +29,11 @@ from synth.gate.probes import (
     near,
     semantic_mutants,
 )
-from synth.gate.programs import run_program
-from synth.gate.suite import Suite, failure_result, mean, norm, result
+from synth.gate.results import case_size, failure_result, mean, median, norm, result
+from synth.gate.suite import Suite
 from synth.sandbox.base import Outcome
 
-__all__ = ["CHECKS", "run_reference"]
+__all__ = ["CHECKS"]
 
 
 def check_self_consistency(s: Suite) -> dict[str, Any]:
@@ -231,38 +230,13 @@ def check_garbage(s: Suite) -> dict[str, Any]:
                   f"(slowest {slowest[0] * 1000:.1f} ms: {slowest[1]})")
 
 
-def run_reference(s: Suite, stdins: list[str]) -> list[dict[str, Any]] | str:
-    """The reference program's outputs on ``stdins``, from a sandbox job of its own (validated
-    here), or why it could not be run."""
-    assert s.reference is not None
-    runs = run_program(s.backend, s.reference, stdins, timeout_s=s.cfg.oracle_timeout_s,
-                       memory_mb=s.cfg.limits.memory_mb, role="reference",
-                       filename="reference.py")
-    return runs.outputs if runs.outputs is not None else runs.why("the reference program")
-
-
-def _evenly(s: Suite, total: int) -> list[tuple[int, int]]:
-    """Up to ``total`` (level, index) pairs: the same share of every level, evenly spaced over
-    each level's whole case stream (not only its first cases)."""
-    per_level = math.ceil(total / max(1, len(s.cases)))
-    picks: list[tuple[int, int]] = []
-    for li, cases in enumerate(s.cases):
-        n = len(cases)
-        k = min(n, per_level)
-        if k == 0:
-            continue
-        step = (n - 1) / (k - 1) if k > 1 else 0.0
-        picks += sorted({(li, round(j * step)) for j in range(k)})
-    return picks
-
-
 def check_oracle(s: Suite) -> dict[str, Any]:
     if "render_stdin" not in set(s.info.get("defines") or []):
         return result("failed", "a reference program was given but the bootcamp defines no "
                       "render_stdin(identity)")
     jobs: list[tuple[int, int, str]] = []
     s.extend_cases(s.cfg.oracle_cases, s.cfg.differential_budget_s / 2)
-    for li, i in _evenly(s, s.cfg.oracle_cases):
+    for li, i in s.evenly(s.cfg.oracle_cases):
         try:
             stdin, _ = s.cand.stdin(s.cases[li][i], s.limit(2.0))
         except Failure as f:
@@ -272,7 +246,7 @@ def check_oracle(s: Suite) -> dict[str, Any]:
     if shape is not None:
         return shape
     picked, trials = _tail_trials(jobs)
-    ran = run_reference(s, [stdin for _, _, stdin in jobs] + [stdin for _, stdin in trials])
+    ran = s.run_reference([stdin for _, _, stdin in jobs] + [stdin for _, stdin in trials])
     if isinstance(ran, str):
         return result("sandbox_error", ran)
     outs, tail_outs = ran[:len(jobs)], ran[len(jobs):]  # one sandbox job for both
@@ -380,28 +354,6 @@ def _ignored_tail(s: Suite, jobs: list[tuple[int, int, str]], outs: list[dict[st
                   stdin=stdin, stdout=outs[picked[0]]["stdout"], case=s.cases[li][i])
 
 
-def _median(xs: list[float]) -> float:
-    ys = sorted(xs)
-    if not ys:
-        return 0.0
-    mid = len(ys) // 2
-    return ys[mid] if len(ys) % 2 else (ys[mid - 1] + ys[mid]) / 2
-
-
-def _size(obj: Any) -> int:
-    """Structural size of a case: one per number, bool or null, one per character of a string
-    (a grid or a word is a sequence), summed over lists and dicts. Longer numbers do not make a
-    case larger: a "hard" level that only widens the value range while its size parameter is
-    silently capped does not count as larger."""
-    if isinstance(obj, dict):
-        return sum(_size(v) for v in obj.values())
-    if isinstance(obj, list):
-        return sum(_size(v) for v in obj)
-    if isinstance(obj, str):
-        return len(obj)
-    return 1
-
-
 def _inert_parameter(s: Suite, a: dict[str, Any], b: dict[str, Any]) -> str | None:
     """A parameter by which level ``b`` differs from ``a`` that changes nothing in either
     level: ``a``'s instance with that parameter set to ``b``'s value gives exactly ``a``'s
@@ -440,7 +392,7 @@ _UNSET = object()
 
 def check_levels(s: Suite) -> dict[str, Any]:
     """Harder presets give measurably harder cases, by a difficulty proxy measured on the
-    cases themselves: the median structural case size (:func:`_size`) and the median
+    cases themselves: the median structural case size (:func:`case_size`) and the median
     reference-answer length (not the prompt, which can grow with words alone), or a doubled
     generation time; the filter's per-level pass rates, when known, are reported by the
     filter."""
@@ -452,9 +404,9 @@ def check_levels(s: Suite) -> dict[str, Any]:
         idx = range(len(s.cases[li]))
         rows.append({
             "level": name,
-            "case_chars": _median([len(c) for c in s.cases[li]]),
-            "case_size": _median([_size(json.loads(c)) for c in s.cases[li]]),
-            "answer_chars": _median([len(s.answers[(li, i)]) for i in idx if (li, i) in s.answers]),
+            "case_chars": median([len(c) for c in s.cases[li]]),
+            "case_size": median([case_size(json.loads(c)) for c in s.cases[li]]),
+            "answer_chars": median([len(s.answers[(li, i)]) for i in idx if (li, i) in s.answers]),
             "distinct_cases": len(set(s.cases[li])),
             "gen_ms": 1000 * mean(s.gen_times[li]),
             "params": params,
@@ -743,8 +695,8 @@ def _fresh_traffic(s: Suite, rng: random.Random) -> tuple[list[tuple[str, str, f
     the gate's own), within 2 seconds but at least :data:`FRESH_MIN` (within
     :data:`FRESH_MIN_S`); each gives its reference answer (1.0 expected) and
     one corrupted answer of the mutation check's hard kinds in turn. (stream items, cases)"""
-    from synth.sampling import CaseSampler, SampleError
     from synth.sandbox.pool import WORKER_LIFE
+    from synth.serving.sampling import CaseSampler, SampleError
 
     out: list[tuple[str, str, float, str]] = []
     drawn = 0
@@ -795,18 +747,11 @@ def check_contract(s: Suite) -> dict[str, Any]:
                   f"scoring call ({calls} calls)")
 
 
-def check_differential(s: Suite) -> dict[str, Any]:
-    from synth.gate.differential import check_differential as compare
-
-    return compare(s)
-
-
 CHECKS: dict[str, Callable[[Suite], dict[str, Any]]] = {
     "self_consistency": check_self_consistency,
     "purity": check_purity,
     "mutation": check_mutation,
     "garbage": check_garbage,
-    "differential": check_differential,
     "oracle": check_oracle,
     "levels": check_levels,
     "timing": check_timing,

@@ -48,8 +48,9 @@ from typing import Any
 from synth import compiled
 from synth.gate.calls import Checker, Failure, ask_many
 from synth.gate.probes import CASE_TAGS, prompt_examples, semantic_mutants
-from synth.gate.suite import Suite, norm, result
-from synth.solutions import same_solution
+from synth.gate.results import norm, result
+from synth.gate.suite import Suite
+from synth.text.solutions import same_solution
 
 __all__ = ["FINDING_KINDS", "TRIVIAL_ANSWERS", "check_differential", "threshold"]
 
@@ -392,8 +393,6 @@ def _third_voter(s: Suite, st: Stream, disputed: list[Item]) -> set[int]:
     key = compiled.embedded_program(s.source)
     if key is not None and same_solution(key, s.reference):
         return set()
-    from synth.gate.answers import run_reference
-
     picked = sorted({it.case for it in disputed})[:60]
     stdins: list[str] = []
     for i in picked:
@@ -401,7 +400,7 @@ def _third_voter(s: Suite, st: Stream, disputed: list[Item]) -> set[int]:
             stdins.append(s.cand.stdin(st.cases[i], s.limit(2.0))[0])
         except Failure:
             return set()
-    outs = run_reference(s, stdins)
+    outs = s.run_reference(stdins)
     if isinstance(outs, str):
         return set()
     return {i for i, out in zip(picked, outs, strict=True)

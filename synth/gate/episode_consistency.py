@@ -1,9 +1,9 @@
 """The episode consistency check: a multi-turn environment judged as production runs it.
 
 The multi-turn twin of :func:`synth.gate.answers.check_consistency`. Production's environment
-processes (:class:`synth.rollout.EpisodeEnv`: the reward's episode replays, rollouts, the TRL
+processes (:class:`synth.serving.rollout.EpisodeEnv`: the reward's episode replays, rollouts, the TRL
 and verl integrations) run under a random hash seed (no ``PYTHONHASHSEED`` set), are asked
-``reset`` and ``step`` and nothing else, serve up to :func:`synth.rollout.episode_life` calls
+``reset`` and ``step`` and nothing else, serve up to :func:`synth.serving.rollout.episode_life` calls
 each, and see identities export drew at random 63-bit seeds. The gate's other processes differ
 in each of these ways (hash seeds 1 and 2, case generation and ``reference_policy`` calls,
 at most a few hundred calls, its fixed seeds). This check sends production's traffic:
@@ -16,7 +16,7 @@ at most a few hundred calls, its fixed seeds). This check sends production's tra
 2. **the gate's own episodes** (reference and degenerate policies, the replies it recorded) and
    the gate's reference episodes with their last action mutated;
 3. **one fresh production process** (no ``PYTHONHASHSEED``, one ``reset`` or ``step`` call at a
-   time, as :class:`~synth.rollout.EpisodeEnv` sends them) replays all of them, episodes
+   time, as :class:`~synth.serving.rollout.EpisodeEnv` sends them) replays all of them, episodes
    shuffled and cycled, until it has served :func:`stream_calls` calls: more than any
    production process lives.
 
@@ -40,10 +40,10 @@ from typing import Any
 
 from synth.gate.calls import Failure
 from synth.gate.probes import mostly_accepted
-from synth.gate.suite import failure_result, mean, result
-from synth.rollout import episode_life
-from synth.sampling import EpisodeStep, parse_reset, parse_step
+from synth.gate.results import failure_result, mean, result
 from synth.sandbox.methods import MethodServer
+from synth.serving.rollout import episode_life
+from synth.serving.sampling import EpisodeStep, parse_reset, parse_step
 
 __all__ = ["FRESH_MAX", "FRESH_MIN", "FRESH_S", "check_episode_consistency", "stream_calls"]
 
@@ -68,7 +68,7 @@ _INT = re.compile(r"[+-]?\d{1,15}")
 
 def stream_calls(source: str) -> int:
     """Calls the production process is sent: the upper end of a production environment's
-    life (:func:`synth.rollout.episode_life`) and a margin."""
+    life (:func:`synth.serving.rollout.episode_life`) and a margin."""
     top = episode_life(source)[1]
     return top + max(16, top // 10)
 
@@ -159,7 +159,7 @@ def _fresh_episodes(s: Any, rng: random.Random) -> tuple[list[Played], int]:
     """Fresh identities drawn as export draws them, each played by the gate (reference, its
     mutant, an illegal and a weak policy in turn) in its main process. (episodes, identities)"""
     from synth.engines import declared_engines
-    from synth.sampling import CaseSampler, SampleError
+    from synth.serving.sampling import CaseSampler, SampleError
 
     out: list[Played] = []
     level_index = {name: li for li, (name, _, _) in enumerate(s.levels)}

@@ -4,7 +4,7 @@
 single-turn answer checks, which do not apply to an episode. The load, construct, generate and
 case-determinism checks are the single-turn suite's; the rest drive whole episodes from this
 process -- every action is chosen here, every reply of ``reset``, ``step`` and
-``reference_policy`` is validated here (:func:`synth.sampling.parse_step`: the reward a finite
+``reference_policy`` is validated here (:func:`synth.serving.sampling.parse_step`: the reward a finite
 float in [0, 1], else ``invalid_score``) and every judgement is made here:
 
 * ``observation``: ``reset`` gives a non-empty, bounded first prompt that shows the answer
@@ -47,21 +47,22 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from synth import pyast
-from synth.gate import engines
-from synth.gate.answers import _median, _size, check_contract
+from synth.gate import basics, engines
+from synth.gate.answers import check_contract
 from synth.gate.calls import Failure, ask_many
 from synth.gate.episode_consistency import check_episode_consistency
 from synth.gate.report import MULTI_TURN_CHECK_NAMES
-from synth.gate.suite import Suite, failure_result, mean, result
-from synth.sampling import (
+from synth.gate.results import case_size, failure_result, mean, median, result
+from synth.gate.suite import Suite
+from synth.sandbox.methods import MethodServer
+from synth.serving.sampling import (
     EpisodeStep,
     multi_turn_info,
     parse_action,
     parse_reset,
     parse_step,
 )
-from synth.sandbox.methods import MethodServer
+from synth.text import pyast
 
 __all__ = ["EPISODE_CHECKS", "EpisodeSuite", "declares_multi_turn", "unusual_actions"]
 
@@ -107,7 +108,7 @@ def declares_multi_turn(source: str) -> bool:
 def unusual_actions(reference: str) -> list[tuple[str, str]]:
     """(label, action) pairs a robust ``step`` answers by its rules: empty and blank text,
     numbers at the edges, JSON and Python words, answer tags, control and non-ASCII characters,
-    a lone surrogate as production passes one on (escaped: ``\\ud800``, see :mod:`synth.utf8`;
+    a lone surrogate as production passes one on (escaped: ``\\ud800``, see :mod:`synth.text.utf8`;
     a step that echoes a raw one would be refused as ``unencodable_text``), near misses of a
     legal action, and very long text."""
     ref = reference or "a"
@@ -183,30 +184,6 @@ class EpisodeSuite(Suite):
         self.policy_times: list[float] = []
         #: (method, params, the reply as validated) of calls the purity check replays
         self.calls: list[tuple[str, dict[str, Any], Any]] = []
-
-    # -- orchestration ------------------------------------------------------------------------
-    def run(self) -> dict[str, dict[str, Any]]:
-        out: dict[str, dict[str, Any]] = {}
-        try:
-            for name in self.names[1:]:
-                skip = self.skip_reason(name)
-                if skip is not None:
-                    out[name] = {**result("skipped", skip), "elapsed_s": 0.0}
-                    continue
-                self.current, self.spent, self.notes = name, 0.0, []
-                t0 = time.perf_counter()
-                try:
-                    res = EPISODE_CHECKS[name](self)
-                except Failure as f:
-                    res = failure_result(f, "the bootcamp")
-                res["elapsed_s"] = round(time.perf_counter() - t0, 4)
-                if not self.cand.server.alive and not self.hung:
-                    self.hung = name
-                self.record(name, res)
-                out[name] = res
-        finally:
-            self.close()
-        return out
 
     def skip_reason(self, name: str) -> str | None:
         if name in ("turn_limit", "levels", "timing") and self.hung:
@@ -340,7 +317,7 @@ class EpisodeSuite(Suite):
 
 
 def check_load(s: EpisodeSuite) -> dict[str, Any]:
-    res = Suite.check_load(s)
+    res = basics.check_load(s)
     if res["status"] != "passed":
         return res
     info = s.info
@@ -590,10 +567,10 @@ def _replay_in(s: EpisodeSuite, server: MethodServer, calls: list[tuple[str, dic
 
 
 def _evidence(differ: dict[str, Any]) -> dict[str, Any]:
-    return {k: _show(v) for k, v in differ.items() if v is not None}
+    return {k: show(v) for k, v in differ.items() if v is not None}
 
 
-def _show(value: Any) -> str:
+def show(value: Any) -> str:
     return value if type(value) is str else json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
@@ -602,7 +579,7 @@ def check_state_purity(s: EpisodeSuite) -> dict[str, Any]:
     calls = list(s.calls)
     rng.shuffle(calls)
     calls = calls[: s.cfg.replay_steps]
-    done = _replay_in(s, s._server(s.cfg.main_hashseed, role="replay"), calls,
+    done = _replay_in(s, s.new_server(s.cfg.main_hashseed, role="replay"), calls,
                       "replaying recorded calls in a fresh process:")
     if isinstance(done, dict):
         return done
@@ -637,7 +614,7 @@ def check_episode_determinism(s: EpisodeSuite) -> dict[str, Any]:
     first_logs: list[Any] = []
     if engine_backed:
         logged = calls[: ends[min(len(ends), s.cfg.engine_log_episodes) - 1]] if ends else []
-        done = _replay_in(s, s._server(s.cfg.main_hashseed, role="engine log"), logged,
+        done = _replay_in(s, s.new_server(s.cfg.main_hashseed, role="engine log"), logged,
                           "replaying the reference episodes in a fresh process:", first_logs)
         if isinstance(done, dict):
             return done
@@ -648,7 +625,7 @@ def check_episode_determinism(s: EpisodeSuite) -> dict[str, Any]:
                           "the identity and the state", finding="nondeterministic_episode",
                           **_evidence(differ))
     second_logs: list[Any] = []
-    done = _replay_in(s, s._server(s.cfg.child_hashseed, shift_clock=True, role="episodes"),
+    done = _replay_in(s, s.new_server(s.cfg.child_hashseed, shift_clock=True, role="episodes"),
                       calls, "replaying the reference episodes in a second process:",
                       second_logs if engine_backed else None)
     if isinstance(done, dict):
@@ -720,7 +697,7 @@ def check_levels(s: EpisodeSuite) -> dict[str, Any]:
         reference = [len(e.steps) for (lv, _), e in s.ref_episodes.items() if lv == li]
         weak = [e.score for e in s.episodes if e.li == li and e.policy in WEAK_POLICIES]
         rows.append({"level": name, "params": params,
-                     "case_size": _median([_size(json.loads(c)) for c in s.cases[li]]),
+                     "case_size": median([case_size(json.loads(c)) for c in s.cases[li]]),
                      "turns": mean([float(t) for t in reference]),
                      "weak": mean(weak) if weak else None})
     table = "\n".join(f"{r['level']}: median case size {r['case_size']:.0f}, reference "
@@ -771,9 +748,9 @@ def check_timing(s: EpisodeSuite) -> dict[str, Any]:
 
 EPISODE_CHECKS: dict[str, Callable[[EpisodeSuite], dict[str, Any]]] = {
     "load": check_load,
-    "construct": lambda s: Suite.check_construct(s),
-    "generate": lambda s: Suite.check_generate(s),
-    "determinism": lambda s: Suite.check_determinism(s),
+    "construct": basics.check_construct,
+    "generate": basics.check_generate,
+    "determinism": basics.check_determinism,
     "diversity": check_diversity,
     "observation": check_observation,
     "reference_policy": check_reference_policy,

@@ -26,7 +26,8 @@ from typing import Any
 
 from synth.gate.calls import Failure
 from synth.gate.multi_answer import defines_check_output
-from synth.gate.suite import Suite, failure_result, result
+from synth.gate.results import failure_result, result
+from synth.gate.suite import Suite
 from synth.statement import InputChecker, derive, split_sections
 from synth.statement.answers import answer_guaranteed, impossible_outputs, says_impossible
 

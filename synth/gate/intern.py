@@ -21,7 +21,8 @@ from typing import Any
 from synth.gate import severity
 from synth.gate.calls import Failure
 from synth.gate.probes import case_answers
-from synth.gate.suite import Suite, failure_result, result
+from synth.gate.results import failure_result, result
+from synth.gate.suite import Suite
 
 __all__ = ["ROUNDTRIP_BUDGET_S", "ROUNDTRIP_CASES", "judge", "roundtrip"]
 

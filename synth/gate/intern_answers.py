@@ -23,8 +23,8 @@ import re
 from collections import Counter
 from typing import Any, NamedTuple
 
-from synth import pyast
 from synth.sandbox.kit import CANARY
+from synth.text import pyast
 
 __all__ = ["TAGS", "TRIVIAL", "Probe", "answer_formats", "answer_like", "canary_payloads",
            "case_probes", "examples", "frequent_values", "items_of", "mapping_probes", "render",

@@ -28,7 +28,8 @@ from typing import Any
 from synth.gate import intern_answers as ia
 from synth.gate.calls import Failure, ask_many
 from synth.gate.intern_probes import Prober, failure_findings, finding, prompts_for, report
-from synth.gate.suite import Suite, result
+from synth.gate.results import result
+from synth.gate.suite import Suite
 from synth.sandbox.kit import canonical
 
 __all__ = ["LEAK_SHARE", "check_case_fields", "depends", "derived", "labelled"]

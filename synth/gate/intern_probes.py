@@ -46,11 +46,12 @@ from synth.gate import intern_answers as ia
 from synth.gate import severity
 from synth.gate.calls import Failure, ask_many
 from synth.gate.probes import MUTATION_KINDS, mutate, near, semantic_mutants
-from synth.gate.suite import Suite, result
+from synth.gate.results import result
+from synth.gate.suite import Suite
 from synth.sandbox.kit import canonical
 
 __all__ = ["CHECKS", "MOST", "ORDER_SHARE", "Prober", "check_answer_probes", "collect_events",
-           "event_finding", "prompts_for"]
+           "event_finding", "guarded", "prompts_for"]
 
 #: Share of the probed cases an answer must be accepted on to be a finding: more than any
 #: fine task's most frequent answer can take by chance (a balanced yes/no task: about 0.5).
@@ -721,7 +722,7 @@ def collect_events(s: Suite, name: str, res: dict[str, Any]) -> dict[str, Any]:
     return res
 
 
-def _guarded(check: Callable[[Suite], dict[str, Any]]) -> Callable[[Suite], dict[str, Any]]:
+def guarded(check: Callable[[Suite], dict[str, Any]]) -> Callable[[Suite], dict[str, Any]]:
     """A probe check whose own host code fails (a bug of the audit, never of the module)
     reports that and decides nothing: the module is judged by its other checks."""
 
@@ -738,11 +739,4 @@ def _guarded(check: Callable[[Suite], dict[str, Any]]) -> Callable[[Suite], dict
     return run
 
 
-def _check_case_fields(s: Suite) -> dict[str, Any]:
-    from synth.gate.intern_fields import check_case_fields
-
-    return check_case_fields(s)
-
-
-CHECKS = {"case_fields": _guarded(_check_case_fields),
-          "answer_probes": _guarded(check_answer_probes)}
+CHECKS = {"answer_probes": guarded(check_answer_probes)}

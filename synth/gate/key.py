@@ -18,7 +18,7 @@ own **generated** inputs:
 * **the judge's independent checker**: a differential check that passed counts as a vote.
 
 A voter that is the key's own code, or another voter's, with names, layout or comments changed
-(:func:`synth.solutions.same_solution`) is not independent and does not vote.
+(:func:`synth.text.solutions.same_solution`) is not independent and does not vote.
 
 Comparison is the bootcamp's own: an output equal to the key's (token by token) agrees; any
 other output is scored by ``verify_score`` (so the ``check_output`` of a task with several right
@@ -56,9 +56,10 @@ from synth import compiled
 from synth.gate.calls import Failure, ask_many
 from synth.gate.programs import UNSUPPORTED, ProgramRuns, run_in_process, run_program
 from synth.gate.report import ARTIFACT_CAP
-from synth.gate.suite import Suite, failure_result, norm, result
-from synth.solutions import same_solution
+from synth.gate.results import failure_result, norm, result
+from synth.gate.suite import Suite
 from synth.tasks import TaskDescription
+from synth.text.solutions import same_solution
 
 __all__ = ["CHECKS", "Voter", "check_key", "task_voters"]
 
@@ -271,11 +272,9 @@ def check_key(s: Suite) -> dict[str, Any]:
 
 def _compare(s: Suite, voters: list[Voter], notes: list[str], checker: bool,
              key_label: str) -> dict[str, Any]:
-    from synth.gate.answers import _evenly
-
     cfg = s.cfg
     s.extend_cases(cfg.key_cases, cfg.differential_budget_s / 2)
-    keys = _evenly(s, cfg.key_cases)
+    keys = s.evenly(cfg.key_cases)
     if len(keys) > cfg.key_cases:  # the same share of every level, rounded up: thin it evenly
         keys = [keys[j * len(keys) // cfg.key_cases] for j in range(cfg.key_cases)]
     texts = s.stdins(keys)

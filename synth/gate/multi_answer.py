@@ -30,8 +30,9 @@ import ast
 import re
 from typing import TYPE_CHECKING, Any
 
-from synth import pyast
 from synth.gate.calls import Failure, ask_many
+from synth.gate.results import result
+from synth.text import pyast
 
 if TYPE_CHECKING:
     from synth.gate.suite import Suite
@@ -153,8 +154,6 @@ def _other_answer(answer: str, stdin: str, others: list[str | None]) -> str | No
 def lenient_check_output(s: Suite) -> dict[str, Any] | None:
     """The failed result (finding ``check_output_lenient``) when a must-be-wrong answer
     passes ``check_output``, else None. Run by the mutation check."""
-    from synth.gate.suite import result
-
     if not defines_check_output(s.source):
         return None
     s.judged.add("check_output")

@@ -25,8 +25,9 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from synth import pyast
 from synth.gate.calls import Failure, ask_many
+from synth.gate.results import norm, result
+from synth.text import pyast
 
 if TYPE_CHECKING:
     from synth.gate.suite import Suite
@@ -145,8 +146,6 @@ def applies(s: Suite) -> bool:
 def hidden_input(s: Suite) -> dict[str, Any] | None:
     """The failed result of a compiled bootcamp's prompt that does not show
     ``render_stdin``'s text, else None (see :func:`applies`)."""
-    from synth.gate.suite import result
-
     if not applies(s):
         return None
     stdins = s.stdins([key for key in s.prompts])
@@ -260,8 +259,6 @@ def copied_answers(s: Suite) -> dict[str, Any] | None:
     """The failed result when answers copied from the prompts are accepted too often (see the
     module docs), else None. Scores go through ``verify_score`` in batches; a verifier that
     fails here is left to the answer checks."""
-    from synth.gate.suite import norm, result
-
     try:
         open_, close = s.tags()
     except Failure:

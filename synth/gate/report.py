@@ -24,7 +24,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from synth.sandbox.base import Limits
-from synth.utf8 import ESCAPED_NOTE, encodable, escape_surrogates
+from synth.text.utf8 import ESCAPED_NOTE, encodable, escape_surrogates
 
 __all__ = [
     "ARTIFACT_CAP",

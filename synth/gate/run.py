@@ -1,8 +1,10 @@
 """``run_checks``: the whole gate on one candidate module -> :class:`CheckReport`.
 
-The static gate (L0, a lint) reads the source here; then :class:`~synth.gate.suite.Suite` runs
-every other check against the candidate's sandboxed method server. The sandbox only answers; the
-verdict is computed from validated answers in this process. ``sandbox_error`` is reserved for the
+The static gate (L0, a lint) reads the source here; then :func:`run_suite` runs every other
+check, in the report's order, on a :class:`~synth.gate.suite.Suite` (the state the checks share
+and the candidate's sandboxed method server). This module is the one place that knows every
+check (:data:`CHECKS`): the check modules import the suite, never the runner. The sandbox only
+answers; the verdict is computed from validated answers in this process. ``sandbox_error`` is reserved for the
 infrastructure and is never blamed on the candidate.
 
 InternBootcamp-style modules (``from bootcamp import Basebootcamp`` and similar) are audited
@@ -21,22 +23,35 @@ from __future__ import annotations
 import ast
 import hashlib
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from synth import compiled, pyast
-from synth.gate import engines
-from synth.gate.episodes import EpisodeSuite, declares_multi_turn
+from synth import compiled
+from synth.gate import (
+    answers,
+    basics,
+    differential,
+    engines,
+    inputs,
+    intern,
+    intern_fields,
+    intern_probes,
+    key,
+)
+from synth.gate.calls import Failure
+from synth.gate.episodes import EPISODE_CHECKS, EpisodeSuite, declares_multi_turn
 from synth.gate.key import Voter
 from synth.gate.report import CHECK_NAMES, CheckConfig, CheckReport, CheckResult, CheckStatus
+from synth.gate.results import failure_result, result
 from synth.gate.suite import NO_REFERENCE, Suite
 from synth.sandbox import get_backend
 from synth.sandbox.base import Backend
 from synth.sandbox.static import check_source, format_violations
-from synth.utf8 import describe, escape_surrogates, find_unencodable
+from synth.text import pyast
+from synth.text.utf8 import describe, escape_surrogates, find_unencodable
 
-__all__ = ["detect_mode", "run_checks", "run_checks_file"]
+__all__ = ["CHECKS", "detect_mode", "run_checks", "run_checks_file", "run_suite"]
 
 _INTERN_BASES = frozenset({"bootcamp", "base", "internbootcamp.bootcamp", "internbootcamp.bootcamp.base",
                            "internbootcamp.bootcamp.base_bootcamp"})
@@ -84,6 +99,51 @@ class _Audit(Suite):
         if name == "differential" and why == f"not applicable: {NO_REFERENCE}":
             return None
         return why
+
+
+#: Every check of a single-turn bootcamp, by name (a multi-turn one's: EPISODE_CHECKS)
+CHECKS: dict[str, Callable[[Suite], dict[str, Any]]] = {
+    **basics.CHECKS,
+    **answers.CHECKS,
+    "differential": differential.check_differential,
+    **inputs.CHECKS,
+    **key.CHECKS,
+    **intern_probes.CHECKS,
+    "case_fields": intern_probes.guarded(intern_fields.check_case_fields),
+}
+
+
+def run_suite(suite: Suite) -> dict[str, dict[str, Any]]:
+    """Run the suite's checks in the report's order, each on the state the earlier ones left
+    (a check the rules skip says why), then end its sandbox sessions."""
+    checks: dict[str, Callable[[Any], dict[str, Any]]] = \
+        dict(EPISODE_CHECKS) if isinstance(suite, EpisodeSuite) else dict(CHECKS)
+    out: dict[str, dict[str, Any]] = {}
+    try:
+        for name in suite.names:
+            if name == "static":  # judged before the sandbox starts (_static)
+                continue
+            skip = suite.skip_reason(name)
+            if skip is not None:
+                out[name] = {**result("skipped", skip), "elapsed_s": 0.0}
+                continue
+            suite.current, suite.spent, suite.notes = name, 0.0, []
+            t0 = time.perf_counter()
+            try:
+                res = checks[name](suite)
+            except Failure as f:
+                res = failure_result(f, "the bootcamp")
+            if suite.intern:
+                res = intern_probes.collect_events(suite, name, res)
+                res = intern.judge(suite, name, res)
+            res["elapsed_s"] = round(time.perf_counter() - t0, 4)
+            if not suite.cand.server.alive and not suite.hung:
+                suite.hung = name  # the host killed it, or it died: nothing more to ask
+            suite.record(name, res)
+            out[name] = res
+    finally:
+        suite.close()
+    return out
 
 
 def run_checks(
@@ -147,7 +207,7 @@ def run_checks(
                      backend=runner, checker=checker, example_inputs=example_inputs,
                      task_text=task_text, validator=validator)
         suite.voters = tuple(voters)
-        done = suite.run()
+        done = run_suite(suite)
         sandbox_s = time.perf_counter() - t0
         checks += [CheckResult(name=n, **done[n]) for n in suite.names if n != "static"]
     infra = any(c.status is CheckStatus.SANDBOX_ERROR for c in checks)

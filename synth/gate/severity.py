@@ -20,7 +20,7 @@ import re
 import sys
 from typing import Any
 
-from synth import pyast
+from synth.text import pyast
 
 __all__ = ["NOTE_ORDER", "classify_missing", "classify_refused", "global_random", "merge",
            "missing_dependency", "note", "refused_dependency"]

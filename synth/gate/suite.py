@@ -1,12 +1,17 @@
-"""The check suite, run by trusted code on the host against a sandboxed bootcamp.
+"""The state one candidate's checks share, held by trusted code on the host.
 
 One :class:`Suite` per candidate. It starts the candidate's method server (one sandbox session
-for the whole suite), asks it questions through :class:`~synth.gate.calls.Candidate`, and makes
-every judgement here: whether a case round-trips, whether two processes agree, how many cases
-are distinct, whether a corrupted answer scored 1.0, how long each call took (measured on this
-side of the pipe), and the verdict. Checks run in :data:`CHECK_ORDER` and share the generated
-cases; each returns a result dict (:func:`result`). The checks about answers live in
-:mod:`synth.gate.answers`.
+for the whole suite) and asks it questions through :class:`~synth.gate.calls.Candidate`; the
+checks make every judgement from the plain values it returns: whether a case round-trips,
+whether two processes agree, how many cases are distinct, whether a corrupted answer scored
+1.0, how long each call took (measured on this side of the pipe), and the verdict. The suite
+also holds the rules of which check runs (:meth:`Suite.skip_reason`), the time budgets, and
+the other sandbox sessions (checker, validator, reference program).
+
+The checks are functions of a suite, in modules that import this one and nothing that imports
+them back: :mod:`synth.gate.basics` (load .. prompt), :mod:`synth.gate.answers`,
+:mod:`synth.gate.differential`, :mod:`synth.gate.key`, :mod:`synth.gate.inputs` and the
+InternBootcamp probes. :func:`synth.gate.run.run_suite` runs them in :data:`CHECK_ORDER`.
 
 Independent processes are independent sandbox sessions: the determinism check's second process
 (another ``PYTHONHASHSEED``, every clock shifted) runs in a session of its own (its own
@@ -16,21 +21,19 @@ reference program runs in a separate sandbox job -- neither can see or touch the
 
 from __future__ import annotations
 
-import json
 import math
 import random
 import threading
 import time
 from typing import Any
 
-from synth.gate import engines, severity
-from synth.gate.calls import Candidate, Failure, ask_many
+from synth.gate.calls import Candidate, Checker, Failure, Validator, ask_many
+from synth.gate.programs import run_program
 from synth.gate.report import CHECK_NAMES, resolve_seeds
 from synth.sandbox.base import Backend, Limits
-from synth.sandbox.kit import json_problem
 from synth.sandbox.methods import MethodServer, ReplyBudget, server_limits
 
-__all__ = ["CHECK_ORDER", "GATES", "Suite", "result"]
+__all__ = ["CHECK_ORDER", "GATES", "NO_REFERENCE", "Suite"]
 
 CHECK_ORDER = tuple(n for n in CHECK_NAMES if n != "static")
 #: Checks every later check needs: once one fails, the rest are skipped (a convention finding
@@ -41,34 +44,6 @@ NO_REFERENCE = "InternBootcamp classes have no reference_answer"
 STDIN_BATCH = 64
 
 
-
-def result(status: str, reason: str, finding: str = "", hard: bool = True,
-           severity: str = "reject", **artifacts: Any) -> dict[str, Any]:
-    arts: dict[str, str] = {}
-    for key, value in artifacts.items():
-        if value is None:
-            continue
-        arts[key] = value if type(value) is str else _show(value)
-    out: dict[str, Any] = {"status": status, "reason": reason, "artifacts": arts, "finding": finding}
-    if not hard:
-        out["hard"] = False
-    if severity != "reject":
-        out["severity"] = severity
-    return out
-
-
-def failure_result(f: Failure, context: str, **artifacts: Any) -> dict[str, Any]:
-    return result(f.status, f"{context} {f.what}", finding=f.finding,
-                  traceback=f.trace or None, **{**f.artifacts, **artifacts})
-
-
-def _show(value: Any) -> str:
-    try:
-        return json.dumps(value, ensure_ascii=False, sort_keys=True)
-    except (TypeError, ValueError):
-        return repr(value)[:4000]
-
-
 def _occurrences(text: str, part: str) -> list[int]:
     found: list[int] = []
     at = text.find(part)
@@ -76,14 +51,6 @@ def _occurrences(text: str, part: str) -> list[int]:
         found.append(at)
         at = text.find(part, at + 1)
     return found
-
-
-def norm(text: str) -> str:
-    return " ".join(text.split())
-
-
-def mean(xs: list[float]) -> float:
-    return sum(xs) / len(xs) if xs else 0.0
 
 
 class Suite:
@@ -119,7 +86,7 @@ class Suite:
         self.limits: Limits = server_limits(memory_mb=cfg.limits.memory_mb, pids=cfg.limits.pids)
         #: what the host takes from the candidate's replies, over all its sessions
         self.budget = ReplyBudget(cfg.reply_budget_mb * 1_000_000)
-        self.cand = Candidate(self._server(cfg.main_hashseed), intern=self.intern)
+        self.cand = Candidate(self.new_server(cfg.main_hashseed), intern=self.intern)
         #: the run's random seeds (reported by the load check, so a finding can be replayed
         #: with ``CheckConfig(seed=..., main_hashseed=..., child_hashseed=...)``)
         self.seeds_used = (f"seed {cfg.seed}, PYTHONHASHSEED {cfg.main_hashseed} (second "
@@ -159,7 +126,7 @@ class Suite:
         self.second: dict[str, Any] = {}
         self._checker: Any = None
         self._validator: Any = None
-        self._second_thread: threading.Thread | None = None
+        self.second_thread: threading.Thread | None = None
         #: render_stdin's text of each case asked so far (None: it failed on that case)
         self.stdin_texts: dict[tuple[int, int], str | None] = {}
         #: seconds to construct each level's instance (production builds one per case)
@@ -167,45 +134,10 @@ class Suite:
         #: the judgements a check made that another check would repeat (e.g. "prompt_input")
         self.judged: set[str] = set()
 
-    def _server(self, hashseed: int, *, shift_clock: bool = False, role: str = "") -> MethodServer:
+    def new_server(self, hashseed: int, *, shift_clock: bool = False, role: str = "") -> MethodServer:
         return MethodServer(self.source, backend=self.backend, limits=self.limits, mode=self.mode,
                             relative=self.relative, env={"PYTHONHASHSEED": str(hashseed)},
                             shift_clock=shift_clock, role=role, budget=self.budget)
-
-    # -- orchestration ----------------------------------------------------------------------
-    def run(self) -> dict[str, dict[str, Any]]:
-        from synth.gate import answers, inputs, intern, intern_probes, key
-
-        checks: dict[str, Any] = {n: getattr(Suite, "check_" + n) for n in CHECK_ORDER
-                                  if hasattr(Suite, "check_" + n)}
-        checks.update(answers.CHECKS)
-        checks.update(inputs.CHECKS)
-        checks.update(key.CHECKS)
-        checks.update(intern_probes.CHECKS)
-        out: dict[str, dict[str, Any]] = {}
-        try:
-            for name in CHECK_ORDER:
-                skip = self.skip_reason(name)
-                if skip is not None:
-                    out[name] = {**result("skipped", skip), "elapsed_s": 0.0}
-                    continue
-                self.current, self.spent, self.notes = name, 0.0, []
-                t0 = time.perf_counter()
-                try:
-                    res = checks[name](self)
-                except Failure as f:
-                    res = failure_result(f, "the bootcamp")
-                if self.intern:
-                    res = intern_probes.collect_events(self, name, res)
-                    res = intern.judge(self, name, res)
-                res["elapsed_s"] = round(time.perf_counter() - t0, 4)
-                if not self.cand.server.alive and not self.hung:
-                    self.hung = name  # the host killed it, or it died: nothing more to ask
-                self.record(name, res)
-                out[name] = res
-        finally:
-            self.close()
-        return out
 
     def skip_reason(self, name: str) -> str | None:
         for gate in GATES:
@@ -295,8 +227,6 @@ class Suite:
     def checker(self) -> Any:
         """The independent checker's sandboxed server, started on first use (raises Failure
         when it does not load: the checker's fault, never the bootcamp's)."""
-        from synth.gate.calls import Checker
-
         assert self.checker_source is not None
         if self._checker is None:
             self._checker = Checker(MethodServer(
@@ -309,8 +239,6 @@ class Suite:
         """The input validator's sandboxed server (``validate(stdin)``), started on first use
         in a session of its own (raises Failure ``validator_broken`` when it does not load:
         the validator's fault, never the bootcamp's)."""
-        from synth.gate.calls import Validator
-
         assert self.validator_source is not None
         if self._validator is None:
             validator = Validator(MethodServer(
@@ -324,14 +252,24 @@ class Suite:
             self._validator = validator
         return self._validator
 
+    def run_reference(self, stdins: list[str]) -> list[dict[str, Any]] | str:
+        """The reference program's outputs on ``stdins``, from a sandbox job of its own
+        (validated here), or why it could not be run."""
+        assert self.reference is not None
+        runs = run_program(self.backend, self.reference, stdins,
+                           timeout_s=self.cfg.oracle_timeout_s,
+                           memory_mb=self.cfg.limits.memory_mb, role="reference",
+                           filename="reference.py")
+        return runs.outputs if runs.outputs is not None else runs.why("the reference program")
+
     def close(self) -> None:
         self.cand.server.close()
         if self._checker is not None:
             self._checker.server.close()
         if self._validator is not None:
             self._validator.server.close()
-        if self._second_thread is not None:
-            self._second_thread.join(timeout=self.cfg.worker_timeout_s + 5)
+        if self.second_thread is not None:
+            self.second_thread.join(timeout=self.cfg.worker_timeout_s + 5)
 
     def each_case(self) -> list[tuple[int, int, str]]:
         return [(li, i, c) for li, cases in enumerate(self.cases) for i, c in enumerate(cases)]
@@ -361,6 +299,20 @@ class Suite:
                 spent += dt
                 self.cases[li].append(text)
                 self.gen_times[li].append(dt)
+
+    def evenly(self, total: int) -> list[tuple[int, int]]:
+        """Up to ``total`` (level, index) pairs: the same share of every level, evenly spaced
+        over each level's whole case stream (not only its first cases)."""
+        per_level = math.ceil(total / max(1, len(self.cases)))
+        picks: list[tuple[int, int]] = []
+        for li, cases in enumerate(self.cases):
+            n = len(cases)
+            k = min(n, per_level)
+            if k == 0:
+                continue
+            step = (n - 1) / (k - 1) if k > 1 else 0.0
+            picks += sorted({(li, round(j * step)) for j in range(k)})
+        return picks
 
     def where(self, li: int, i: int) -> str:
         return f"level {self.levels[li][0]!r}, case {i}"
@@ -433,422 +385,9 @@ class Suite:
                                   reseed if self.intern else None)
 
     # -- load / construct / generate --------------------------------------------------------
-    def check_load(self) -> dict[str, Any]:
-        try:
-            self.info = self.cand.load()
-        except Failure as f:
-            return failure_result(f, "importing the module:")
-        name = self.info["class"]
-        if self.info.get("multi_turn") is True and type(self).names == CHECK_NAMES:
-            return result("failed", f"{name} is a MultiTurnBootcamp, but the module does not "
-                          "derive its class from MultiTurnBootcamp by that name (the gate picks "
-                          "the multi-turn checks from the source): subclass it directly")
-        if self.cand.tampering:
-            return result("failed", "the module changed the bootcamp contract at import: "
-                          + "; ".join(self.cand.tampering[:3]), finding="contract_tampered")
-        defined = set(self.info.get("defines") or [])
-        needed = ["case_generator", "prompt_func", "_verify_correction"]
-        if not self.intern:
-            needed.append("reference_answer")
-        missing = [m for m in needed if m not in defined]
-        if missing:
-            return result("failed", f"{name} does not implement {', '.join(missing)}")
-        no_engine = engines.load_problem(self.source, self.info)
-        if no_engine is not None:
-            return no_engine
-        versions = engines.engine_versions(self.info)
-        self.engine_backed = bool(versions)
-        if self.engine_backed:
-            self.cand.gen_logs = {}
-        return result("passed", f"imported {name}" + (f" (engines: {versions})" if versions else "")
-                      + f"; {self.seeds_used}",
-                      engines=versions or None)
-
-    def presets(self) -> list[tuple[str, dict[str, Any]]]:
-        levels = self.info.get("levels") if not self.intern else None
-        if type(levels) is dict and levels:
-            return [(str(k), v) for k, v in levels.items()]
-        return [("default", {})]
-
-    def check_construct(self) -> dict[str, Any]:
-        seed = self.cfg.seed
-        levels = self.info.get("levels") if not self.intern else {}
-        if type(levels) is dict and "__not_plain__" in levels:
-            return result("failed", f"{levels['__not_plain__']} (LEVELS must be a dict of level "
-                          "name -> dict of plain JSON parameters)")
-        if levels is None:
-            levels = {}
-        if type(levels) is not dict or not all(type(v) is dict for v in levels.values()):
-            return result("failed", "LEVELS must be a dict of level name -> dict of parameters",
-                          levels=_show(levels)[:500])
-        for name, params in levels.items():
-            problem = json_problem(params, f"LEVELS[{name!r}]")
-            if problem is not None:
-                return result("failed", f"{problem} (level presets must be plain JSON data)")
-        try:
-            self.construct({}, seed)
-        except Failure as f:
-            return failure_result(f, "constructing with default parameters:")
-        for li, (name, params) in enumerate(self.presets()):
-            t0 = time.perf_counter()
-            try:
-                self.handles.append(self.construct(params, seed + li))
-            except Failure as f:
-                return failure_result(f, f"constructing LEVELS[{name!r}] = {params!r}:")
-            self.construct_times.append(time.perf_counter() - t0)
-            self.levels.append((name, params, seed + li))
-        self.levels_built = True
-        self.start_second_process()
-        try:
-            self.construct({"zz_not_a_parameter": 3}, seed)
-        except Failure as f:
-            if self.intern and f.status in ("error", "failed"):
-                return result("passed", f"the defaults construct; an unknown parameter raises "
-                              f"({f.what[:120]})")
-            if "TypeError" not in f.what:
-                return failure_result(f, "an unknown parameter must raise TypeError, but it")
-        else:
-            if self.intern:
-                self.notes.append(severity.note(
-                    "convention", "accepts_unknown_parameter", "an unknown parameter "
-                    "(zz_not_a_parameter=3) was accepted silently (**params, InternBootcamp's "
-                    "convention: a typo in a parameter name goes unnoticed)"))
-                return result("passed", "the defaults construct")
-            return result("failed", "an unknown parameter (zz_not_a_parameter=3) was accepted "
-                          "silently: use explicit keyword arguments, no **kwargs that swallow typos")
-        return result("passed", f"defaults and {len(self.levels)} level(s) construct; "
-                      "an unknown parameter raises TypeError")
-
-    def check_generate(self) -> dict[str, Any]:
-        from synth.gate import intern
-
-        cfg = self.cfg
-        first_failure: dict[str, Any] | None = None
-        for li, handle in enumerate(self.handles):
-            cases: list[str] = []
-            times: list[float] = []
-            self.cases.append(cases)
-            self.gen_times.append(times)
-            spent = 0.0
-            reseed: int | None = self.levels[li][2]
-            while len(cases) < cfg.cases_per_level:
-                try:
-                    text, dt = self.generate(handle, reseed)
-                except Failure as f:
-                    failed = failure_result(f, f"case_generator ({self.where(li, len(cases))}):")
-                    if not self.intern:
-                        return failed
-                    first_failure = first_failure or failed
-                    self.gen_failed[li] = len(cases)
-                    break
-                reseed = None
-                if len(text) > cfg.case_max_chars:
-                    too_big = result("failed", f"{self.where(li, len(cases))}: the case is "
-                                     f"{len(text)} chars of JSON (max {cfg.case_max_chars})",
-                                     case=text)
-                    if not self.intern:
-                        return too_big
-                    first_failure = first_failure or too_big
-                    self.gen_failed[li] = len(cases)
-                    break
-                cases.append(text)
-                times.append(dt)
-                spent += dt
-                if len(cases) >= cfg.min_cases and spent > cfg.level_budget_s:
-                    break
-                if len(cases) >= 3 and mean(times) > cfg.gen_mean_s:
-                    break  # clearly too slow; the timing check reports it
-            if not self.cand.server.alive:
-                break
-        counts = ", ".join(f"{name}={len(c)}"
-                           for (name, _, _), c in zip(self.levels, self.cases, strict=True))
-        if first_failure is not None:
-            made = sum(map(len, self.cases))
-            if made:
-                first_failure["reason"] += (f" (the later checks run on the {made} case(s) "
-                                            "generated before it)")
-            return first_failure
-        if self.cand.converted:
-            changed = intern.roundtrip(self)
-            if changed is not None:
-                return changed
-        return result("passed", f"cases generated per level: {counts}; all JSON round-trip exactly"
-                      if not self.cand.converted else f"cases generated per level: {counts}")
 
     # -- determinism --------------------------------------------------------------------------
-    def start_second_process(self) -> None:
-        """Regenerate the first cases of each level -- and their reference answers -- in
-        another sandbox session (other hash seed, clocks shifted, the levels' instances
-        created in the REVERSE order), in the background."""
-        server = self._server(self.cfg.child_hashseed, shift_clock=True, role="determinism")
-        self.second = {"levels": [[] for _ in self.levels], "answers": [[] for _ in self.levels],
-                       "error": None, "failed_at": {}, "gen_logs": [[] for _ in self.levels]}
-        logged = self.engine_backed
-
-        def work() -> None:
-            other = Candidate(server, intern=self.intern)
-            deadline = time.monotonic() + self.cfg.worker_timeout_s
-            try:
-                other.load()
-                if logged:
-                    other.gen_logs = {}
-                order = list(range(len(self.levels)))[::-1]
-                answering = True
-                handles = {li: other.construct(self.levels[li][1], self.levels[li][2], 10.0)
-                           for li in order}
-                if other.gen_logs is not None:
-                    for li in order:
-                        other.gen_logs[handles[li]] = self.second["gen_logs"][li]
-                for li in order:
-                    seed = self.levels[li][2]
-                    entry, answers = self.second["levels"][li], self.second["answers"][li]
-                    reseed: int | None = seed if self.intern else None
-                    start = time.monotonic()
-                    for _ in range(self.cfg.determinism_cases):
-                        left = deadline - time.monotonic()
-                        if left <= 0:
-                            self.second["error"] = "timeout"
-                            return
-                        try:
-                            text, _ = other.generate(handles[li],
-                                                     min(self.cfg.case_limit_s, left), reseed)
-                        except Failure:
-                            if not (self.intern and other.server.alive):
-                                raise
-                            self.second["failed_at"][li] = len(entry)  # compared with the first
-                            break
-                        reseed = None
-                        entry.append(text)
-                        if not self.intern and answering:
-                            try:
-                                answers.append(other.answer(text, min(2.0, max(0.05, left)))[0])
-                            except Failure as f:
-                                if not other.server.alive:
-                                    raise
-                                answering = False  # the answer checks report it
-                                del f
-                        if len(entry) >= 2 and (time.monotonic() - start
-                                                > self.cfg.level_budget_s * 4):
-                            break
-            except Failure as f:
-                self.second["error"] = f"{f.what}\n{f.trace[-1500:]}"
-            finally:
-                server.close()
-
-        self._second_thread = threading.Thread(target=work, name="synth-gate-determinism",
-                                               daemon=True)
-        self._second_thread.start()
-
-    def check_determinism(self) -> dict[str, Any]:
-        same = self.same_process()
-        if same is not None:
-            return same
-        assert self._second_thread is not None
-        self._second_thread.join(timeout=self.cfg.worker_timeout_s + 5)
-        if self._second_thread.is_alive() or self.second.get("error") == "timeout":
-            return result("timeout", "the second process did not finish generating within "
-                          f"{self.cfg.worker_timeout_s:g}s")
-        hint = ("all randomness must come from self.rng (no global random, time, id(), hash() "
-                "of str or set order of strings, no state shared between instances)")
-        if self.second.get("error"):
-            return result("failed", "the same code raised in a second process (other hash seed "
-                          f"and clock) but not in the first: {hint}",
-                          second_process=self.second["error"])
-        for li, entry in enumerate(self.second["levels"]):
-            mine_failed, theirs_failed = self.gen_failed.get(li), self.second["failed_at"].get(li)
-            if (theirs_failed is not None and theirs_failed < len(self.cases[li])) or \
-                    (mine_failed is not None and len(entry) > mine_failed):
-                first, second = ((f"raised at case {mine_failed}" if mine_failed is not None
-                                  else f"made {len(self.cases[li])} cases"),
-                                 (f"raised at case {theirs_failed}" if theirs_failed is not None
-                                  else f"made {len(entry)} cases"))
-                return result("failed", f"level {self.levels[li][0]!r}: case_generator {first} "
-                              f"in the first process but {second} in a second one (other hash "
-                              f"seed and clock): {hint}")
-            for i, text in enumerate(entry[: len(self.cases[li])]):
-                mine = self.cases[li][i]
-                if text != mine:
-                    return result("failed", f"{self.where(li, i)}: the same seed gave a different "
-                                  f"case in a second process (levels built in the reverse "
-                                  f"order): {hint}", first_process=mine, second_process=text)
-        told = self._engine_commands_differ()
-        if told is not None:
-            return told
-        checked, note = 0, ""
-        for li, answers in enumerate(self.second["answers"]):
-            for i, theirs in enumerate(answers[: len(self.cases[li])]):
-                try:
-                    mine = self.answer(li, i)
-                except Failure as f:  # reported by the answer checks; not a determinism issue
-                    note = f"; answers not compared: reference_answer {f.what}"
-                    break
-                checked += 1
-                if mine != theirs:
-                    return result("failed", f"{self.where(li, i)}: the same case got a different "
-                                  "reference answer in a second process (other hash seed, other "
-                                  f"instance order): {hint}", case=self.cases[li][i],
-                                  first_process=mine, second_process=theirs)
-        return result("passed", "same seed, same cases and same reference answers in a second "
-                      "process (other PYTHONHASHSEED, clock shifted, instances built in the "
-                      f"reverse order; {checked} answers compared) and in a fresh instance"
-                      + note)
-
-    def _engine_commands_differ(self) -> dict[str, Any] | None:
-        """An engine-backed bootcamp: the cases the second process regenerated must have sent
-        the engines the same commands as in the first (a seed or level from the clock or a
-        string's hash is nondeterminism even where the engine's answers agreed)."""
-        if self.cand.gen_logs is None:
-            return None
-        for li, theirs in enumerate(self.second.get("gen_logs") or []):
-            if li >= len(self.handles):
-                break
-            n = min(len(theirs), len(self.cases[li]))
-            mine = self.cand.gen_logs.get(self.handles[li], [])[:n]
-            told = engines.log_difference(mine, theirs[:n])
-            if told is not None:
-                i = told.pop("call")
-                return result("failed", f"{self.where(li, i)}: case_generator sent its engine "
-                              "other commands in a second process (other PYTHONHASHSEED, clock "
-                              "shifted) than in the first, though the cases agreed: an engine's "
-                              "settings (seed, level, options) must come from self.rng, never "
-                              "from the clock or hash()",
-                              finding="nondeterministic_engine_settings",
-                              case=self.cases[li][i], **told)
-        return None
-
-    def same_process(self) -> dict[str, Any] | None:
-        """A fresh instance with the same seed, in this process, must repeat the cases."""
-        _, params, seed = self.levels[0]
-        want = self.cases[0][:3]
-        try:
-            handle = self.construct(params, seed)
-            got = [self.generate(handle, seed if k == 0 else None)[0] for k in range(len(want))]
-        except Failure as f:
-            return failure_result(f, "regenerating with the same seed in the same process:")
-        for i, (a, b) in enumerate(zip(want, got, strict=True)):
-            if a != b:
-                return result("failed", f"{self.where(0, i)}: a fresh instance with the same seed "
-                              "gave a different case in the same process: draw only from "
-                              "self.rng (not the global random module) and keep no state outside "
-                              "the instance", first_instance=a, second_instance=b)
-        return None
 
     # -- diversity / prompt -------------------------------------------------------------------
-    def check_diversity(self) -> dict[str, Any]:
-        for li, cases in enumerate(self.cases):
-            n, distinct = len(cases), len(set(cases))
-            need = max(2, math.ceil(0.25 * n)) if n >= 4 else 1
-            if distinct < need:
-                return result("failed", f"level {self.levels[li][0]!r}: only {distinct} distinct "
-                              f"case(s) among {n} (need {need})", example=cases[0])
-        _, params, seed = self.levels[0]
-        try:
-            other = self.construct(params, seed + 7919)
-            got = [self.generate(other, seed + 7919 if k == 0 else None)[0]
-                   for k in range(len(self.cases[0][:3]))]
-        except Failure as f:
-            return failure_result(f, "generating with another seed:")
-        if got == self.cases[0][: len(got)]:
-            return result("failed", "another seed gave exactly the same cases: the seed is ignored",
-                          example=got[0])
-        if self.intern:
-            return result("passed", f"{sum(len(set(c)) for c in self.cases)} distinct cases "
-                          f"(answers not checked: {NO_REFERENCE})")
-        total_distinct = 0
-        for li, cases in enumerate(self.cases):
-            counts: dict[str, int] = {}
-            for i in range(len(cases)):
-                try:
-                    key = norm(self.answer(li, i))
-                except Failure as f:
-                    return failure_result(f, f"reference_answer ({self.where(li, i)}):",
-                                          case=cases[i])
-                counts[key] = counts.get(key, 0) + 1
-            n, level = len(cases), self.levels[li][0]
-            top, top_n = max(counts.items(), key=lambda kv: kv[1])
-            total_distinct += len(counts)
-            if n >= 4 and len(counts) < 2:
-                return result("failed", f"level {level!r}: every one of {n} cases has the same "
-                              "answer", answer=top)
-            if n >= 10 and top_n / n > 0.8:
-                return result("failed", f"level {level!r}: {top_n} of {n} cases share one answer: "
-                              "guessing it would score well", answer=top)
-            two = sum(c for _, c in sorted(counts.items(), key=lambda kv: -kv[1])[:2])
-            if n >= 20 and two / n >= 0.95 and not self.info.get("yes_no"):
-                values = [k for k, _ in sorted(counts.items(), key=lambda kv: -kv[1])[:2]]
-                return result("failed", f"level {level!r}: the answers take at most 2 values on "
-                              f"{two} of {n} cases ({values[0]!r:.40}, {values[-1]!r:.40}): "
-                              "guessing scores well; make the answers informative, or declare "
-                              "YES_NO_TASK = True if the task is a yes/no question by nature",
-                              finding="degenerate_answers", answers=values)
-        return result("passed", f"{sum(len(set(c)) for c in self.cases)} distinct cases, "
-                      f"{total_distinct} distinct answers over {len(self.cases)} level(s)")
 
-    def answer_tag(self) -> str:
-        if self.intern:
-            return ""
-        return self.tags()[0].strip()
 
-    def check_prompt(self) -> dict[str, Any]:
-        limit = self.cfg.prompt_max_chars
-        try:
-            tag = self.answer_tag()
-        except Failure as f:
-            return failure_result(f, "wrap_answer:")
-        leaks: list[tuple[int, int]] = []
-        long_answers = 0
-        missing_tag: list[tuple[int, int]] = []
-        for li, i, case in self.each_case():
-            try:
-                prompt, dt = self.cand.prompt(case, self.limit(self.cfg.call_max_s * 2))
-            except Failure as f:
-                return failure_result(f, f"prompt_func ({self.where(li, i)}):", case=case)
-            self.prompt_times.append(dt)
-            self.charge(dt)
-            if not prompt.strip():
-                return result("failed", f"{self.where(li, i)}: the prompt is empty", case=case)
-            if len(prompt) > limit:
-                return result("failed", f"{self.where(li, i)}: the prompt has {len(prompt)} "
-                              f"chars (max {limit})", prompt=prompt)
-            self.prompts[(li, i)] = prompt
-            if tag and tag not in prompt:
-                missing_tag.append((li, i))
-            if not self.intern:
-                try:
-                    answer = norm(self.answer(li, i))
-                except Failure as f:
-                    return failure_result(f, f"reference_answer ({self.where(li, i)}):", case=case)
-                if len(answer) >= 8:
-                    long_answers += 1
-                    if answer in norm(prompt):
-                        leaks.append((li, i))
-        if missing_tag:
-            li, i = missing_tag[0]
-            return result("failed", f"{len(missing_tag)} prompt(s) never show the answer format "
-                          f"{tag!r} (first: {self.where(li, i)})", prompt=self.prompts[(li, i)])
-        if not self.intern:  # what the prompt shows: the program's input, not an answer
-            from synth.gate import prompt_input
-
-            if prompt_input.applies(self):
-                self.judged.add("prompt_input")
-                hidden = prompt_input.hidden_input(self)
-                if hidden is not None:
-                    return hidden
-        if leaks and len(leaks) >= max(1, math.ceil(0.25 * long_answers)):
-            li, i = leaks[0]
-            return result("failed", f"{len(leaks)} of {long_answers} prompts contain their own "
-                          f"answer verbatim (first: {self.where(li, i)})",
-                          answer=self.answers[(li, i)], prompt=self.prompts[(li, i)])
-        try:
-            again, _ = self.cand.prompt(self.cases[0][0], self.limit(self.cfg.call_max_s * 2))
-        except Failure as f:
-            return failure_result(f, "prompt_func (second call):")
-        if again != self.prompts[(0, 0)]:
-            return result("failed", "prompt_func gave two different prompts for the same case",
-                          first=self.prompts[(0, 0)], second=again)
-        extra = (", state the answer format and leak no answer" if tag else
-                 f" (answer format and leaks not checked: {NO_REFERENCE})")
-        if "prompt_input" in self.judged:
-            extra += ", and show render_stdin's text"
-        return result("passed", f"{len(self.prompts)} prompts are non-empty, at most "
-                      f"{max(map(len, self.prompts.values()))} chars{extra}")

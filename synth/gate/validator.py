@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import ast
 
-from synth import pyast
 from synth.gate.calls import Failure, Validator
 from synth.gate.suite import Suite
 from synth.sandbox.base import Backend
 from synth.sandbox.methods import MethodServer, server_limits
 from synth.sandbox.static import check_source, format_violations
+from synth.text import pyast
 
 __all__ = ["CALL_LIMIT_S", "examples_rejected", "static_problems", "validate_all"]
 

@@ -1,1 +1,1 @@
-"""Adapters between the library and trainers (TRL; verl uses :func:`synth.reward.compute_score`)."""
+"""Adapters between the library and trainers (TRL; verl uses :func:`synth.training.reward.compute_score`)."""

@@ -1,5 +1,5 @@
 """Sandboxed reward scoring on a Ray cluster: a pool of actors, each scoring with its own
-:class:`synth.reward.RewardFunction` (the sandbox's warm worker pools, one per bootcamp, on the
+:class:`synth.training.reward.RewardFunction` (the sandbox's warm worker pools, one per bootcamp, on the
 actor's own node and sandbox backend). For verl or any Ray program::
 
     import ray
@@ -18,20 +18,20 @@ verl, with its batch reward manager (``reward_model.reward_manager=batch``)::
       name: compute_score_batch
       reward_kwargs: {num_actors: 8}        # RewardPool's options; the pool starts on first use
 
-Results are those of :func:`synth.reward.compute_score`, row by row: each row is scored by
+Results are those of :func:`synth.training.reward.compute_score`, row by row: each row is scored by
 ``RewardFunction.__call__`` in an actor, with the same options (``size`` workers per bootcamp,
 ``backend``, ``call_timeout_s``). What ``compute_score`` does besides returning a float is
 carried back to the caller:
 
 * a verifier that raises, hangs, runs out of memory or returns no valid score on some output
-  scores 0.0 *and* is a finding: logged on the ``synth.reward`` logger of the calling process
+  scores 0.0 *and* is a finding: logged on the ``synth.training.reward`` logger of the calling process
   with the actor's evidence (outcome, error, response head, traceback tail) and counted in
-  :data:`synth.reward.FINDINGS` there, as ``compute_score`` would have counted it in this
+  :data:`synth.training.reward.FINDINGS` there, as ``compute_score`` would have counted it in this
   process; :attr:`RewardPool.findings` keeps each one with the row it was found on;
-* broken data raises :class:`~synth.reward.RewardDataError`, and a sandbox that cannot run
-  :class:`~synth.reward.RewardSandboxError`, with ``compute_score``'s message (and a note naming
+* broken data raises :class:`~synth.training.reward.RewardDataError`, and a sandbox that cannot run
+  :class:`~synth.training.reward.RewardSandboxError`, with ``compute_score``'s message (and a note naming
   the row), after the rest of the batch has been scored;
-* each actor's reward sends canaries (:mod:`synth.canary`, ``canary_rate``); a bootcamp an
+* each actor's reward sends canaries (:mod:`synth.training.canary`, ``canary_rate``); a bootcamp an
   actor quarantines is said once in the caller's log (the evidence, the node), kept in
   :attr:`RewardPool.quarantined`, and from the next batch on its rows are not sent: they score
   0.0 and count as findings here, whichever actor would have scored them.
@@ -56,8 +56,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from synth.canary import CANARY_RATE
-from synth.reward import (
+from synth.training.canary import CANARY_RATE
+from synth.training.reward import (
     FINDINGS,
     PREFIX,
     RewardDataError,
@@ -73,7 +73,7 @@ __all__ = [
     "compute_score_batch",
 ]
 
-log = logging.getLogger("synth.reward")
+log = logging.getLogger("synth.training.reward")
 EXTRA = "pip install 'bootcamp-synth[ray]'"
 FINDINGS_KEPT = 1000
 _CANONICAL = "synth.integrations.ray_reward"
@@ -127,7 +127,7 @@ class _FindingHandler(logging.Handler):
 
 class RewardActor:
     """What one Ray actor of a :class:`RewardPool` runs (``ray.remote(RewardActor)``): a
-    :class:`~synth.reward.RewardFunction` with its own sandbox backend, ``threads`` rows
+    :class:`~synth.training.reward.RewardFunction` with its own sandbox backend, ``threads`` rows
     scored at a time (default ``size``, so that every warm worker is busy).
 
     :meth:`score` takes rows ``(data_source, solution_str, ground_truth, extra_info)`` and
@@ -221,7 +221,7 @@ class _Slot:
 
 class RewardPool:
     """``num_actors`` :class:`RewardActor` s on the connected Ray cluster; the options after
-    ``library`` are :class:`~synth.reward.RewardFunction`'s (per actor) and then the actors':
+    ``library`` are :class:`~synth.training.reward.RewardFunction`'s (per actor) and then the actors':
     ``num_cpus`` each, placed by ``scheduling_strategy`` (default ``"SPREAD"``: over the
     nodes), any other ``ray.remote`` options in ``actor_options``. A batch is cut into chunks
     of at most ``batch_rows`` rows, dealt to the actors in turn; a chunk whose actor is lost is
@@ -267,7 +267,7 @@ class RewardPool:
         self._lock = threading.Lock()
         self._closed = False
         self._turn = 0
-        #: the latest verifier findings (all of them are counted in synth.reward.FINDINGS)
+        #: the latest verifier findings (all of them are counted in synth.training.reward.FINDINGS)
         self.findings: deque[RowFinding] = deque(maxlen=FINDINGS_KEPT)
         #: bootcamp name -> what an actor's canaries found (its rows score 0.0 from then on)
         self.quarantined: dict[str, str] = {}

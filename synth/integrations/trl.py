@@ -10,10 +10,10 @@ a list with one value per completion. The rows ``synth export`` writes carry ``d
 (``bootcamp/<name>``) and ``reward_model`` (``{"style": "rule", "ground_truth": <case JSON>}``); a
 flat ``ground_truth`` column works as well. A completion may be a string or, for conversational
 datasets, a list of messages (the assistant's ``content`` is scored; several assistant messages are
-joined). Each completion is scored by its row's bootcamp with :func:`synth.reward.make_compute_score`
+joined). Each completion is scored by its row's bootcamp with :func:`synth.training.reward.make_compute_score`
 -- in the sandbox's warm pool unless ``trust_library_code=True`` -- so a verifier that raises, hangs
 or returns an invalid score is logged with the response head, counted in
-:data:`synth.reward.FINDINGS`, and scores 0.0, never silently and never crashing the trainer.
+:data:`synth.training.reward.FINDINGS`, and scores 0.0, never silently and never crashing the trainer.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from synth.reward import RewardDataError, make_compute_score
+from synth.training.reward import RewardDataError, make_compute_score
 
 __all__ = ["bootcamp_reward_func", "completion_text"]
 
@@ -56,7 +56,7 @@ def _ground_truth(i: int, columns: dict[str, Any]) -> Any:
 def bootcamp_reward_func(library: Path | str | None = None, *, trust_library_code: bool = False,
                          **pool_options: Any) -> Callable[..., list[float]]:
     """A GRPOTrainer reward function over ``library`` (default: the shipped one); the options
-    are :func:`synth.reward.make_compute_score`'s."""
+    are :func:`synth.training.reward.make_compute_score`'s."""
     score = make_compute_score(library, trust_library_code=trust_library_code, **pool_options)
 
     def bootcamp_reward(prompts: Any = None, completions: Sequence[Any] | None = None,

@@ -20,7 +20,7 @@ only the model's are trained on); every other key is handed to the reward functi
 
 Each prompt is an exported row's first observation; the adapter finds its row (first
 observations name their episode, so they are distinct), resets the row's bootcamp in a sandboxed
-:class:`synth.rollout.EpisodeEnv` and plays the episode to the end: the model answers the
+:class:`synth.serving.rollout.EpisodeEnv` and plays the episode to the end: the model answers the
 conversation so far, the action is its last ``<answer>...</answer>`` (``""`` when none), ``step``
 runs in the sandbox and its observation becomes the next user message. The completion is the
 whole conversation after the prompt, in the tokenizer's chat template: the model's turns
@@ -32,7 +32,7 @@ the bootcamp's ``step`` in the sandbox, travels as the ``episode_score`` column,
 ``generate`` may be any callable ``generate(messages) -> str | Generation`` (a scripted model,
 an OpenAI-compatible client, vLLM); by default the trainer's model samples with its generation
 config on the trainer's device (plain ``model.generate``: CPU works, slowly). An episode whose
-bootcamp breaks the contract (:class:`~synth.rollout.RolloutError`) gets the score ``None``,
+bootcamp breaks the contract (:class:`~synth.serving.rollout.RolloutError`) gets the score ``None``,
 which TRL treats as unscorable (no advantage), and is logged.
 """
 
@@ -45,8 +45,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from synth.rollout import EpisodeEnv, RolloutError, extract_action
 from synth.sandbox.base import Backend
+from synth.serving.rollout import EpisodeEnv, RolloutError, extract_action
 
 __all__ = ["Episode", "Generation", "MultiTurnRollout", "episode_reward_func",
            "multi_turn_rollout_func"]

@@ -22,14 +22,14 @@ _target_, <options>}``; the options -- ``library``, ``backend``, ``step_limit_s`
 bootcamps, :func:`mark_export` writes the ``agent_name`` column into an export's files
 (:func:`with_agent_names` for rows in memory): ``synth_episode`` on multi-turn rows,
 ``single_turn_agent`` on the others, which verl's reward loop then scores with
-``synth.reward.compute_score`` as usual.
+``synth.training.reward.compute_score`` as usual.
 
 An episode: the prompt is the row's first observation (checked against the bootcamp's
 ``reset`` of the row's identity: a row whose prompt is not its episode's start raises
 ``ValueError``); the model (verl's own server, ``server_manager.generate``, with the trainer's
 sampling parameters) answers the conversation so far; the action is its last
 ``<answer>...</answer>`` (``""`` when none, the contract's ``extract_output``); ``step`` runs
-in a sandboxed :class:`synth.rollout.EpisodeEnv` (one per bootcamp per worker process, reused
+in a sandboxed :class:`synth.serving.rollout.EpisodeEnv` (one per bootcamp per worker process, reused
 by every episode, closed at exit or by :func:`close_environments`; its calls run in a thread
 so the worker's event loop keeps generating for other episodes); and the observation becomes
 the next user message, tokenized by verl's Continuous Token builder (the tokenizer's chat
@@ -44,7 +44,7 @@ computed in the sandbox and validated), so verl calls no reward function for the
 (``{"acc": score}``, the shape verl's naive reward manager gives single-turn rows, so that a
 batch can mix both).
 
-A bootcamp that breaks the contract (:class:`~synth.rollout.RolloutError`: it does not load,
+A bootcamp that breaks the contract (:class:`~synth.serving.rollout.RolloutError`: it does not load,
 is not multi-turn, or a reset or step raised, hung or returned something that is not a valid
 reply) is a defect of the library, not of the model, and must neither stop training nor teach
 the model anything. verl 0.9.1 has no per-sample "unscorable": a ``None`` reward_score sends
@@ -81,7 +81,7 @@ from verl.utils.profiler import simple_timer
 from verl.utils.rollout_trace import rollout_trace_op
 
 from synth.integrations.trl_multiturn import _row_episode
-from synth.rollout import EpisodeEnv, RolloutError, extract_action
+from synth.serving.rollout import EpisodeEnv, RolloutError, extract_action
 
 __all__ = ["AGENT_NAME", "FINDINGS", "SINGLE_TURN_AGENT", "EpisodeAgentLoop",
            "close_environments", "mark_export", "with_agent_names"]

@@ -57,13 +57,11 @@ from pathlib import PurePosixPath
 from synth.engines import job_programs
 from synth.sandbox.base import PYTHON_FLAGS, Limits, SandboxJob
 from synth.sandbox.identity import work_base
+from synth.sandbox.interpreter import interpreter_path, job_stdlib, probe_run
 from synth.sandbox.process import (
     PRLIMIT,
     ProcessBackend,
     _Run,
-    interpreter_path,
-    job_stdlib,
-    probe_run,
     rlimit_args,
     scratch_bytes,
     workdir_bytes,

@@ -84,22 +84,15 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import errno
-import hashlib
 import json
 import math
 import os
 import queue
-import select
-import selectors
 import signal
-import socket
-import struct
 import threading
 import time
 import uuid
-from collections import OrderedDict, deque
-from dataclasses import dataclass
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -108,27 +101,30 @@ from synth.sandbox.base import (
     Outcome,
     RunResult,
     SandboxJob,
-    SessionError,
     build_env,
     classify_exit,
     host_python_refusal,
 )
+from synth.sandbox.docker_engine import connect, io_mode, owner_alive, owner_tag
+from synth.sandbox.docker_session import (
+    Container,
+    ContainerGone,
+    DockerSession,
+    ExecStream,
+    frame,
+    open_writer,
+    remove_io_dir,
+)
 
 __all__ = [
-    "BUILD_SCRIPT",
-    "IMAGE_REPO",
     "LABEL",
     "DockerBackend",
     "DockerSession",
-    "default_image",
 ]
 
-IMAGE_REPO = "bootcamp-synth-sandbox"
 LABEL = "bootcamp-synth.sandbox"
 OWNER_LABEL = "bootcamp-synth.owner"
 BACKEND_LABEL = "bootcamp-synth.backend"
-BUILD_SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "build_sandbox_image.sh"
-ENGINE_SCRIPT = "scripts/docker_engine.sh"
 PYTHON = "/usr/bin/python3"
 RUNNER_FLAGS = ("-I", "-S", "-B")  # the runner and PID 1: no environment, no cwd on sys.path
 CONTAINER_USER = "0:0"  # PID 1 drops to 65533 at once; only the runner stays root (4 caps)
@@ -142,157 +138,6 @@ PIDS_HEADROOM = 8  # PID 1, the runner, its helper, the exec shim
 REFILL_BACKOFF_S = 2.0  # after a failed spare creation
 #: where a container sees its session FIFOs (a read-only bind mount of a host folder of its own)
 IO_MOUNT = "/run/synth-io"
-IO_OPEN_TIMEOUT_S = 10.0  # the runner opens its FIFO ends within this after the payload
-
-
-def default_image() -> str:
-    """``bootcamp-synth-sandbox:<sha256(build script)[:12]>`` -- the tag the script builds."""
-    digest = hashlib.sha256(BUILD_SCRIPT.read_bytes()).hexdigest()[:12]
-    return f"{IMAGE_REPO}:{digest}"
-
-
-def _process_start_time(pid: int) -> str | None:
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as fh:
-            stat = fh.read()
-    except OSError:
-        return None
-    return stat.rsplit(")", 1)[-1].split()[19]  # field 22: start time in clock ticks
-
-
-def _owner_tag() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}:{_process_start_time(os.getpid())}"
-
-
-def _owner_alive(tag: str) -> bool:
-    """Is the process that created a container still running (on this host)?"""
-    try:
-        host, pid, start = tag.split(":")
-        if host != socket.gethostname():
-            return True  # another machine's container: not ours to judge
-        return _process_start_time(int(pid)) == start
-    except ValueError:
-        return False
-
-
-def _frame(payload: dict[str, Any]) -> bytes:
-    data = json.dumps(payload).encode("utf-8")
-    return struct.pack(">Q", len(data)) + data
-
-
-class _ExecStream:
-    """The hijacked connection of one ``docker exec``: stdin out, multiplexed stdout/stderr in."""
-
-    def __init__(self, sock: Any) -> None:
-        self._holder = sock  # the SDK's SocketIO (keeps the HTTP response alive)
-        self.sock: socket.socket = getattr(sock, "_sock", sock)
-        self._buf = bytearray()
-        self.eof = False
-
-    def send(self, data: bytes, timeout_s: float = 30.0) -> None:
-        self.sock.settimeout(timeout_s)
-        self.sock.sendall(data)
-
-    def pump(self, deadline: float, on_stdout: Any, on_stderr: Any) -> str:
-        """Read until ``deadline`` or end of stream, handing frames to the callbacks (which may
-        return True to stop early). Returns ``"eof"``, ``"stop"`` or ``"deadline"``."""
-        self.sock.settimeout(None)
-        self.sock.setblocking(False)
-        with selectors.DefaultSelector() as sel:
-            sel.register(self.sock, selectors.EVENT_READ)
-            while not self.eof:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return "deadline"
-                if not sel.select(timeout=left):
-                    continue
-                try:
-                    data = self.sock.recv(262144)
-                except (BlockingIOError, InterruptedError):
-                    continue
-                except OSError:
-                    data = b""
-                if not data:
-                    self.eof = True
-                    break
-                self._buf += data
-                if self._dispatch(on_stdout, on_stderr):
-                    return "stop"
-        return "eof"
-
-    def _dispatch(self, on_stdout: Any, on_stderr: Any) -> bool:
-        stop = False
-        while len(self._buf) >= 8:
-            kind, size = struct.unpack(">BxxxL", self._buf[:8])
-            if len(self._buf) < 8 + size:
-                break
-            chunk = bytes(self._buf[8 : 8 + size])
-            del self._buf[: 8 + size]
-            stop = bool((on_stderr if kind == 2 else on_stdout)(chunk)) or stop
-        return stop
-
-    def close(self) -> None:
-        with contextlib.suppress(OSError):
-            self.sock.shutdown(socket.SHUT_RDWR)
-        with contextlib.suppress(OSError):
-            self.sock.close()
-        response = getattr(self._holder, "_response", None)
-        with contextlib.suppress(Exception):
-            self._holder.close()
-        if response is not None:
-            with contextlib.suppress(Exception):
-                response.close()
-
-
-def _remove_io_dir(path: str | None) -> None:
-    """Remove a container's session FIFO folder (after the container is gone)."""
-    if path is None:
-        return
-    for name in ("in", "out"):
-        with contextlib.suppress(OSError):
-            os.unlink(os.path.join(path, name))
-    with contextlib.suppress(OSError):
-        os.rmdir(path)
-
-
-def _open_writer(path: str, agent: _ExecStream) -> int:
-    """Open the session's request FIFO for writing once the runner has opened its read end
-    (within :data:`IO_OPEN_TIMEOUT_S`; a runner that ends first -- it refused the payload --
-    is an error with its stderr)."""
-    deadline = time.monotonic() + IO_OPEN_TIMEOUT_S
-    err: list[bytes] = []
-    while True:
-        try:
-            return os.open(path, os.O_WRONLY | os.O_NONBLOCK)
-        except OSError as exc:
-            if exc.errno != errno.ENXIO:  # ENXIO: no reader yet
-                raise
-        agent.pump(time.monotonic() + 0.002, lambda _chunk: False, err.append)
-        if agent.eof or time.monotonic() > deadline:
-            why = b"".join(err).decode("utf-8", "replace")[-300:]
-            raise _ContainerGone(f"the runner did not open the session FIFOs: {why or 'timeout'}")
-
-
-class _ContainerGone(RuntimeError):
-    """The container stopped or disappeared (engine restart, external ``docker rm``)."""
-
-
-@dataclass
-class _Container:
-    id: str
-    key: tuple[int, int]
-    agent: _ExecStream | None = None  # the runner ("serve"), started with the container
-    agent_exec: str = ""
-    unit: str | None = None  # None: a never-used spare; "": one job only; else its unit
-    session: bool = False
-    runs: int = 0
-    removed: bool = False
-    io_dir: str | None = None  # host folder with the session FIFOs "in" and "out" (io="fifo")
-
-    def drop_agent(self) -> None:
-        if self.agent is not None:
-            self.agent.close()  # the runner sees EOF on stdin and exits
-            self.agent = None
 
 
 class DockerBackend:
@@ -353,16 +198,16 @@ class DockerBackend:
         self._probe_result: tuple[bool, str] | None = None
         self._probe_lock = threading.Lock()
         self._cond = threading.Condition()
-        self._live: dict[str, _Container] = {}  # every container we hold (not yet disposed)
-        self._spare: dict[tuple[int, int], list[_Container]] = {}
+        self._live: dict[str, Container] = {}  # every container we hold (not yet disposed)
+        self._spare: dict[tuple[int, int], list[Container]] = {}
         self._spare_lru: OrderedDict[tuple[int, int], None] = OrderedDict()
         self._creating: dict[tuple[int, int], int] = {}
-        self._idle: OrderedDict[tuple[str, tuple[int, int]], list[_Container]] = OrderedDict()
+        self._idle: OrderedDict[tuple[str, tuple[int, int]], list[Container]] = OrderedDict()
         self._doomed: queue.Queue[str | None] = queue.Queue()
         self._io_dirs: dict[str, str] = {}  # container id -> its session FIFO folder
         self._threads: list[threading.Thread] = []
         self._local = threading.local()
-        self._owner = _owner_tag()
+        self._owner = owner_tag()
         self._tag = uuid.uuid4().hex[:16]
         self._closed = False
         atexit.register(self.close)  # containers must not outlive the process
@@ -376,41 +221,12 @@ class DockerBackend:
         return self._probe_result
 
     def _probe(self) -> tuple[bool, str]:
-        try:
-            import docker
-        except ImportError:
-            return False, "the docker SDK is not installed: pip install 'docker>=7.1'"
-        try:
-            client = docker.from_env(timeout=int(self.api_timeout_s))
-            client.ping()
-        except Exception as exc:
-            return False, (
-                f"no Docker engine answers ({type(exc).__name__}: {exc}); "
-                f"start one with {ENGINE_SCRIPT}"
-            )
-        try:
-            if self.image is None:
-                self.image = default_image()
-        except OSError as exc:
-            return False, f"cannot compute the sandbox image tag ({exc}); pass image=..."
-        try:
-            client.images.get(self.image)
-        except docker.errors.ImageNotFound:
-            return False, (
-                f"the sandbox image {self.image} is not built; build it (offline, ~2 min) with "
-                f"scripts/build_sandbox_image.sh"
-            )
-        except Exception as exc:
-            return False, f"cannot inspect image {self.image}: {type(exc).__name__}: {exc}"
-        try:
-            runtimes = client.info().get("Runtimes") or {}
-        except Exception as exc:
-            return False, f"docker info failed: {type(exc).__name__}: {exc}"
-        if self.runtime_choice == "runsc" and "runsc" not in runtimes:
-            return False, "runtime='runsc' requested but the engine has no gVisor (runsc) runtime"
-        self.runtime = "runsc" if self.runtime_choice != "runc" and "runsc" in runtimes else None
+        engine = connect(self.api_timeout_s, self.image, self.runtime_choice)
+        if isinstance(engine, str):
+            return False, engine
+        client, self.image, self.runtime = engine
         self._client = client
-        self.io = self._io_mode(client)
+        self.io = io_mode(client, self.runtime, self.io_choice)
         self.remove_leftovers()
         job = SandboxJob(files={"p.py": "print(6 * 7)"}, argv=["p.py"])
         res = self._run(job, Limits(wall_s=30, cpu_s=10))
@@ -422,19 +238,6 @@ class DockerBackend:
         runtime = self.runtime or "runc"
         return True, f"ok (image {self.image}, runtime {runtime}, session io {self.io})"
 
-    def _io_mode(self, client: Any) -> str:
-        """How sessions talk to their worker: ``fifo`` (two FIFOs in a host folder bind-mounted
-        read-only into the container: the kernel carries the bytes, as for the process backend)
-        when the engine runs on this machine (a unix socket) under runc; else ``stream`` (the
-        ``docker exec`` stream through the engine)."""
-        if self.io_choice != "auto":
-            return self.io_choice
-        url = str(getattr(getattr(client, "api", None), "base_url", ""))
-        host = os.environ.get("DOCKER_HOST", "unix://")
-        # the SDK names a unix-socket engine "http+docker://localhost"
-        local = host.startswith("unix://") and url.startswith(("http+docker://", "http+unix://"))
-        return "fifo" if local and self.runtime is None and hasattr(os, "mkfifo") else "stream"
-
     def remove_leftovers(self) -> int:
         """Remove labelled containers whose creating process is gone; return how many."""
         removed = 0
@@ -442,7 +245,7 @@ class DockerBackend:
         # one is removed meanwhile (by another backend's removal thread)
         for cont in self._client.api.containers(all=True, filters={"label": f"{LABEL}=1"}):
             owner = (cont.get("Labels") or {}).get(OWNER_LABEL, "")
-            if owner == self._owner or _owner_alive(owner):
+            if owner == self._owner or owner_alive(owner):
                 continue
             with contextlib.suppress(Exception):
                 self._client.api.remove_container(cont["Id"], force=True)
@@ -481,7 +284,7 @@ class DockerBackend:
         return getattr(self._local, "container", None)
 
     # -- containers ---------------------------------------------------------------------------
-    def _create(self, key: tuple[int, int]) -> _Container:
+    def _create(self, key: tuple[int, int]) -> Container:
         """Create and start a container and its runner (which waits for its first payload)."""
         import docker
 
@@ -520,7 +323,7 @@ class DockerBackend:
             log_config=docker.types.LogConfig(type="none"),
             **kwargs,
         )
-        cont = _Container(id=created.id, key=key, io_dir=io_dir)
+        cont = Container(id=created.id, key=key, io_dir=io_dir)
         if io_dir is not None:
             with self._cond:
                 self._io_dirs[created.id] = io_dir
@@ -530,7 +333,7 @@ class DockerBackend:
         except Exception:
             cont.drop_agent()
             self._remove(cont.id)
-            _remove_io_dir(io_dir)
+            remove_io_dir(io_dir)
             raise
         self._count("created")
         return cont
@@ -548,7 +351,7 @@ class DockerBackend:
             os.mkfifo(os.path.join(path, name), 0o600)
         return path
 
-    def _exec_runner(self, container_id: str) -> tuple[str, _ExecStream]:
+    def _exec_runner(self, container_id: str) -> tuple[str, ExecStream]:
         api = self._client.api
         exec_id = api.exec_create(
             container_id,
@@ -560,15 +363,15 @@ class DockerBackend:
             workdir="/",
             environment=EXEC_ENV,
         )["Id"]
-        return exec_id, _ExecStream(api.exec_start(exec_id, socket=True))
+        return exec_id, ExecStream(api.exec_start(exec_id, socket=True))
 
     def _acquire(
         self, unit: str, limits: Limits, *, fresh: bool = False
-    ) -> tuple[_Container, bool]:
+    ) -> tuple[Container, bool]:
         """A container for one job of ``unit``: the unit's idle one, else a spare, else a new
         one (always a new one when ``fresh``). Returns it and whether it was made earlier."""
         key = (limits.memory_mb, limits.pids)
-        cont: _Container | None = None
+        cont: Container | None = None
         with self._cond:
             if self._closed:
                 raise RuntimeError("the docker backend is closed")
@@ -602,24 +405,24 @@ class DockerBackend:
                 raise RuntimeError("the docker backend is closed")
         return cont, made_earlier
 
-    def _note_key(self, key: tuple[int, int]) -> list[_Container]:
+    def _note_key(self, key: tuple[int, int]) -> list[Container]:
         """Keep spares for ``key`` (most recently used keys first); returns the spares of keys
         that fell out (to dispose of). Called with the lock held."""
         if self.spares == 0 or self.spare_keys == 0:
             return []
         self._spare_lru[key] = None
         self._spare_lru.move_to_end(key)
-        dropped: list[_Container] = []
+        dropped: list[Container] = []
         while len(self._spare_lru) > self.spare_keys:
             old, _ = self._spare_lru.popitem(last=False)
             dropped += self._spare.pop(old, [])
         self._cond.notify_all()
         return dropped
 
-    def _release(self, cont: _Container, healthy: bool) -> None:
+    def _release(self, cont: Container, healthy: bool) -> None:
         """After a job: keep a healthy unit container warm (bounded, LRU), remove the rest."""
         cont.runs += 1
-        drop: list[_Container] = []
+        drop: list[Container] = []
         with self._cond:
             keep = (
                 healthy
@@ -644,7 +447,7 @@ class DockerBackend:
                     self.stats["recycled"] += 1
         self._dispose(drop, kill=not healthy)  # an anomaly: stop it now, whatever still runs
 
-    def _dispose(self, conts: list[_Container], *, kill: bool = False) -> None:
+    def _dispose(self, conts: list[Container], *, kill: bool = False) -> None:
         """Forget the containers and remove them on the removal thread; ``kill``: stop them
         first, so that nothing in them runs once this returns (~90 ms instead of ~140 ms for
         a synchronous removal)."""
@@ -670,7 +473,7 @@ class DockerBackend:
             self._count("removed")
         with self._cond:
             io_dir = self._io_dirs.pop(container_id, None)
-        _remove_io_dir(io_dir)
+        remove_io_dir(io_dir)
 
     # -- background threads ---------------------------------------------------------------------
     def _start_threads(self) -> None:
@@ -720,7 +523,7 @@ class DockerBackend:
     def _refill_loop(self) -> None:
         while (key := self._next_refill()) is not None:
             try:
-                cont: _Container | None = self._create(key)
+                cont: Container | None = self._create(key)
             except Exception as exc:
                 cont = None
                 self.last_refill_error = f"{type(exc).__name__}: {exc}"
@@ -800,7 +603,7 @@ class DockerBackend:
         }
         if io is not None:
             payload["io"] = io
-        return _frame(payload)
+        return frame(payload)
 
     def run(self, job: SandboxJob, limits: Limits) -> RunResult:
         start = time.monotonic()
@@ -833,7 +636,7 @@ class DockerBackend:
             try:
                 agent = cont.agent
                 if agent is None or agent.eof:
-                    raise _ContainerGone("its runner is gone")
+                    raise ContainerGone("its runner is gone")
                 agent.send(frame)
             except Exception as exc:
                 self._release(cont, False)
@@ -844,7 +647,7 @@ class DockerBackend:
             healthy = False
             try:
                 result, healthy = self._converse(cont, agent, limits, start)
-            except _ContainerGone as exc:
+            except ContainerGone as exc:
                 if retry:
                     continue  # the job never ran: try again in a new container
                 detail = f"the sandbox container died under the job: {exc}"
@@ -855,7 +658,7 @@ class DockerBackend:
         raise AssertionError("unreachable")
 
     def _converse(
-        self, cont: _Container, agent: _ExecStream, limits: Limits, start: float
+        self, cont: Container, agent: ExecStream, limits: Limits, start: float
     ) -> tuple[RunResult, bool]:
         """Wait for the report of the job just sent (one JSON line on the agent's stdout)."""
         out = bytearray()
@@ -892,17 +695,17 @@ class DockerBackend:
             return self._silent_runner(cont, start, err), False
         return self._from_report(report, limits, start)
 
-    def _silent_runner(self, cont: _Container, start: float, err: bytearray) -> RunResult:
+    def _silent_runner(self, cont: Container, start: float, err: bytearray) -> RunResult:
         """The runner ended without a report. A job can neither signal nor ptrace it, so this
         is the cgroup OOM killer (OOM) or an infrastructure failure (SANDBOX_ERROR). Raises
-        :class:`_ContainerGone` when the container itself is gone."""
+        :class:`ContainerGone` when the container itself is gone."""
         code: Any = None
         try:
             state = self._client.api.inspect_container(cont.id)["State"]
         except Exception as exc:
-            raise _ContainerGone(f"container vanished: {type(exc).__name__}: {exc}") from exc
+            raise ContainerGone(f"container vanished: {type(exc).__name__}: {exc}") from exc
         if not state.get("Running"):
-            raise _ContainerGone(f"container stopped (state {state.get('Status')})")
+            raise ContainerGone(f"container stopped (state {state.get('Status')})")
         with contextlib.suppress(Exception):
             code = self._client.api.exec_inspect(cont.agent_exec).get("ExitCode")
         tail = err.decode("utf-8", errors="replace")[-2000:]
@@ -931,7 +734,7 @@ class DockerBackend:
     ) -> tuple[RunResult, bool]:
         state = report["state"]
         if state == "tainted":  # the runner's limits changed: not this job's doing
-            raise _ContainerGone("the runner's limits were changed")
+            raise ContainerGone("the runner's limits were changed")
         if state != "exited" and state not in ("timeout", "overflow"):
             detail = f"sandbox runner could not start the job: {report.get('error', state)}"
             return self._result(Outcome.SANDBOX_ERROR, start, detail), False
@@ -975,162 +778,22 @@ class DockerBackend:
         out_fd = -1
         try:
             if agent is None or agent.eof:
-                raise _ContainerGone("its runner is gone")
+                raise ContainerGone("its runner is gone")
             if cont.io_dir is not None:
                 # our read end first, so that the runner's open of "out" for writing returns
                 out_fd = os.open(os.path.join(cont.io_dir, "out"), os.O_RDONLY | os.O_NONBLOCK)
             agent.send(self._payload(job, limits, session=True,
                                      io=IO_MOUNT if cont.io_dir is not None else None))
             if cont.io_dir is not None:
-                fds = (_open_writer(os.path.join(cont.io_dir, "in"), agent), out_fd)
+                fds = (open_writer(os.path.join(cont.io_dir, "in"), agent), out_fd)
         except Exception as exc:
             if out_fd >= 0:
                 with contextlib.suppress(OSError):
                     os.close(out_fd)
             self._dispose([cont], kill=True)
             raise RuntimeError(f"could not start a docker session: {exc}") from exc
-        return DockerSession(self, cont, cont.agent_exec, agent, fds)
+        return DockerSession(cont, cont.agent_exec, agent, fds,
+                             inspect=self._client.api.exec_inspect,
+                             dispose=lambda c: self._dispose([c], kill=True))
 
 
-class DockerSession:
-    """A worker process in a container of its own (base.Session): its stdin/stdout are the two
-    session FIFOs when the backend's session io is ``fifo`` (the kernel carries the bytes, no
-    engine in between), else the ``docker exec`` stream. Its stderr is always the exec stream.
-
-    The container is dedicated to the session and removed by :meth:`close` (with everything
-    the session started).
-    """
-
-    def __init__(
-        self, backend: DockerBackend, cont: _Container, exec_id: str, stream: _ExecStream,
-        fds: tuple[int, int] | None = None,
-    ) -> None:
-        self._backend = backend
-        self._cont = cont
-        self._exec_id = exec_id
-        self._stream = stream
-        self._fds = fds  # (request FIFO write end, reply FIFO read end), non-blocking
-        self._out_eof = False
-        self._out = bytearray()
-        self._err: deque[bytes] = deque(maxlen=64)
-        self._closed = False
-        self._lock = threading.Lock()
-
-    @property
-    def container_id(self) -> str:
-        return self._cont.id
-
-    @property
-    def io(self) -> str:
-        """``fifo`` or ``stream``: how requests and replies travel."""
-        return "fifo" if self._fds is not None else "stream"
-
-    def send(self, data: bytes, timeout_s: float = 30.0) -> None:
-        if self._closed or (self._fds is None and self._stream.eof) or self._out_eof:
-            raise SessionError("worker stream is closed")
-        if self._fds is None:
-            try:
-                self._stream.send(data, timeout_s)
-            except OSError as exc:
-                raise SessionError(f"worker stdin closed: {exc}") from exc
-            return
-        deadline = time.monotonic() + timeout_s
-        view = memoryview(data)
-        fd = self._fds[0]
-        while view:
-            try:
-                view = view[os.write(fd, view):]
-                continue
-            except BlockingIOError:
-                pass
-            except OSError as exc:  # EPIPE: the worker is gone
-                raise SessionError(f"worker stdin closed: {exc}") from exc
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError(f"the worker read no request within {timeout_s:g}s")
-            select.select([], [fd], [], min(left, 0.05))
-
-    def recv_line(self, timeout_s: float, max_bytes: int) -> bytes:
-        deadline = time.monotonic() + timeout_s
-        while True:
-            nl = self._out.find(b"\n")
-            if nl >= 0:
-                line = bytes(self._out[:nl])
-                del self._out[: nl + 1]
-                return line
-            if len(self._out) > max_bytes:
-                raise OverflowError(f"worker reply longer than {max_bytes} bytes")
-            if self._out_eof or (self._fds is None and self._stream.eof):
-                raise SessionError("worker closed its stdout (exited)")
-            if time.monotonic() >= deadline:
-                raise TimeoutError(f"no reply within {timeout_s:g}s")
-            if self._fds is None:
-
-                def on_out(chunk: bytes) -> bool:
-                    self._out.extend(chunk)
-                    return b"\n" in chunk or len(self._out) > max_bytes
-
-                self._stream.pump(deadline, on_out, self._on_err)
-            else:
-                self._read_fifo(deadline)
-
-    def _read_fifo(self, deadline: float) -> None:
-        """Wait for the reply FIFO (draining stderr from the exec stream meanwhile) and read
-        what it has; at its end mark the worker's stdout closed."""
-        assert self._fds is not None
-        fd = self._fds[1]
-        sock_fd = -1 if self._stream.eof else self._stream.sock.fileno()
-        watch = [fd] if sock_fd < 0 else [fd, sock_fd]
-        ready = select.select(watch, [], [], max(0.0, deadline - time.monotonic()))[0]
-        if sock_fd >= 0 and sock_fd in ready:
-            self._stream.pump(time.monotonic() + 0.001, lambda _c: False, self._on_err)
-        if fd in ready:
-            try:
-                data = os.read(fd, 1 << 18)
-            except BlockingIOError:
-                return
-            except OSError:
-                data = b""
-            if data:
-                self._out.extend(data)
-            else:
-                self._out_eof = True
-
-    def _on_err(self, chunk: bytes) -> bool:
-        self._err.append(chunk)
-        return False
-
-    def stderr_tail(self) -> str:
-        if not self._stream.eof:  # what is waiting on the stream (stdout kept for recv_line)
-            self._stream.pump(time.monotonic() + 0.05, self._keep_out, self._on_err)
-        return b"".join(self._err).decode("utf-8", errors="replace")[-4000:]
-
-    def _keep_out(self, chunk: bytes) -> bool:
-        self._out.extend(chunk)
-        return False
-
-    def returncode(self) -> int | None:
-        try:
-            info = self._backend._client.api.exec_inspect(self._exec_id)
-        except Exception:
-            return None
-        if info.get("Running"):
-            return None
-        code = info.get("ExitCode")
-        if code is None:
-            return None
-        return -(code - 128) if 128 < code <= 128 + 64 else int(code)
-
-    def close(self) -> None:
-        """Kill the worker and everything it started (its container is stopped now and removed
-        in the background)."""
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-        if self._fds is not None:
-            for fd in self._fds:
-                with contextlib.suppress(OSError):
-                    os.close(fd)
-        self._stream.close()
-        self._backend._dispose([self._cont], kill=True)

@@ -1,4 +1,8 @@
-"""An audited library's own interpreter and import path, inside the sandbox.
+"""Which Python a job runs: the sandbox's own, or an audited library's, and its import path.
+
+:func:`find_interpreter` picks the host's CPython >= 3.11 that an unprivileged uid can execute
+(probed once, as that uid: :func:`probe_run`), and :func:`interpreter_path` its standard
+library. The rest of this module is about an audited library's own interpreter.
 
 ``synth audit --python PY --path DIR`` runs every module of an existing library with the
 library's interpreter and extra import directories, so that its dependencies (numpy, sympy, its
@@ -48,16 +52,21 @@ import json
 import os
 import re
 import stat
+import subprocess
+import sys
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from synth.sandbox.base import (
+    PYTHON_FLAGS,
     Limits,
     Outcome,
     RunResult,
     SandboxJob,
     SpawningBackend,
 )
+from synth.sandbox.identity import Identity, new_identity, release_identity
 
 __all__ = [
     "LIBRARY_ENV",
@@ -65,9 +74,15 @@ __all__ = [
     "LibraryPython",
     "PythonInstall",
     "confirm_in_sandbox",
+    "find_interpreter",
     "inspect_python",
+    "interpreter_path",
+    "job_interpreter",
+    "job_stdlib",
     "library_python",
+    "probe_run",
     "site_packages",
+    "unreadable",
     "unusable",
 ]
 
@@ -260,11 +275,32 @@ def inspect_python(python: str) -> PythonInstall:
                          stdlib=tuple(stdlib), site=found, venv=cfg_path)
 
 
+def unreadable(path: str, private: bool) -> str:
+    """Why a job's uid cannot import from the directory ``path``, or "". A private uid is
+    "other" to every file: the directory needs ``o+rx`` and every directory above it ``o+x``."""
+    if not os.path.isdir(path):
+        return f"{path} is not a directory"
+    if not private:
+        return "" if os.access(path, os.R_OK | os.X_OK) else f"{path} is not readable"
+    current = path
+    need = stat.S_IROTH | stat.S_IXOTH
+    while True:
+        mode = os.stat(current).st_mode
+        if mode & need != need:
+            return (f"{current} is not readable by other users (mode {stat.filemode(mode)}), so "
+                    f"the sandbox's unprivileged uid cannot import from {path}: chmod o+rx it, "
+                    "or copy the folder somewhere world-readable")
+        need = stat.S_IXOTH
+        parent = os.path.dirname(current)
+        if parent == current:
+            return ""
+        current = parent
+
+
 def unusable(inst: PythonInstall, private: bool) -> str:
     """Why a job's uid cannot run the inspected interpreter, or "". A private uid is "other":
     the real file needs ``o+x`` and every folder above it ``o+x``; its standard library must
-    be readable (as :func:`~synth.sandbox.process.unreadable` says)."""
-    from synth.sandbox.process import unreadable
+    be readable (as :func:`unreadable` says)."""
 
     shown = inst.exe if inst.real == inst.exe else f"{inst.exe} (it is {inst.real})"
     if not private:
@@ -331,8 +367,6 @@ def library_python(python: str | None = None, paths: list[str] | tuple[str, ...]
     installation or venv (:func:`inspect_python`) that the sandbox's uid can execute; each
     directory exists and that uid can read it. ``site``: add the interpreter's site-packages
     after ``paths``."""
-    from synth.sandbox.process import unreadable
-
     dirs: list[str] = []
     for raw in paths:
         path = os.path.normpath(os.path.abspath(raw))
@@ -462,3 +496,92 @@ class LibraryBackend:
 
     def __getattr__(self, name: str) -> Any:  # memory_enforcement, settle, ...
         return getattr(self.inner, name)
+
+
+def probe_run(argv: list[str], private: bool, timeout: float = 20.0) -> subprocess.CompletedProcess[str]:
+    """Run a host-side probe (an interpreter's version or ``sys.path``, ``ldd``) as a fresh
+    unprivileged uid when ``private`` (as root), with an empty environment, from ``/``: probes
+    of an interpreter or libraries that came with an audited library never run as root.
+    Raises ``OSError`` / ``subprocess.SubprocessError``."""
+    ident = new_identity() if private else Identity(os.getuid(), os.getgid(), False)
+    try:
+        return subprocess.run(
+            argv,
+            user=ident.uid if ident.private else None,
+            group=ident.gid if ident.private else None,
+            extra_groups=[] if ident.private else None,
+            env={"PATH": "/usr/bin:/bin"},
+            cwd="/",
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+    finally:
+        release_identity(ident)
+
+
+_VERSION_PROBE = "import sys; print(sys.version_info >= (3, 11))"
+
+
+def _usable(python: str, private: bool) -> bool:
+    try:
+        out = probe_run([python, *PYTHON_FLAGS, "-c", _VERSION_PROBE], private)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return out.returncode == 0 and out.stdout.strip() == "True"
+
+
+@lru_cache(maxsize=4)
+def find_interpreter(private: bool) -> str:
+    """A CPython >= 3.11 that the job's uid can execute (probed once per mode)."""
+    candidates = [os.path.realpath(sys.executable)]
+    base = getattr(sys, "_base_executable", None)
+    if base:
+        candidates.append(os.path.realpath(base))
+    candidates += ["/usr/bin/python3", "/usr/bin/python3.11", "/usr/local/bin/python3"]
+    seen: list[str] = []
+    for cand in candidates:
+        if cand in seen or not os.path.exists(cand):
+            continue
+        seen.append(cand)
+        if _usable(cand, private):
+            return cand
+    raise RuntimeError(
+        "no Python >= 3.11 that an unprivileged uid can execute (tried "
+        + ", ".join(seen)
+        + "); install python3 (apt-get install -y python3)"
+    )
+
+
+def job_interpreter(python: str, private: bool) -> str:
+    """``python`` (a job's own interpreter, :attr:`SandboxJob.python`) once its installation
+    says it is a CPython >= 3.11 that the job's uid can execute; else ``RuntimeError`` saying
+    why. Read from the filesystem (:func:`synth.sandbox.interpreter.inspect_python`): it
+    comes with an audited library and never runs on the host."""
+    try:
+        problem = unusable(inspect_python(python), private)
+    except ValueError as exc:
+        problem = f"the interpreter {exc}"
+    if problem:
+        raise RuntimeError(problem)
+    return python
+
+
+def job_stdlib(python: str) -> tuple[str, ...]:
+    """The standard library entries of a job's own interpreter's ``sys.path`` (as
+    :func:`interpreter_path` for the backend's own), read from its installation, not asked."""
+    try:
+        return inspect_python(python).stdlib
+    except ValueError as exc:
+        raise RuntimeError(f"the interpreter {exc}") from exc
+
+
+@lru_cache(maxsize=16)
+def interpreter_path(python: str, private: bool = False) -> tuple[str, ...]:
+    """The absolute entries of ``python``'s ``sys.path`` under :data:`PYTHON_FLAGS`: its
+    standard library (and ``lib-dynload``), nothing installed. Probed once."""
+    done = probe_run([python, *PYTHON_FLAGS, "-c", "import sys\nfor p in sys.path:\n    print(p)"],
+                     private, timeout=30)
+    if done.returncode != 0:
+        raise RuntimeError(f"{python} could not list its sys.path: {done.stderr[-300:]}")
+    return tuple(p for p in done.stdout.splitlines() if p.startswith("/"))

@@ -27,7 +27,7 @@ Nothing here judges a value. The callers (the gate, the filter, export, review, 
 validate each value's type and size for the question they asked, and decide.
 
 Two things are refused here, at the boundary. Text no UTF-8 writer takes
-(:mod:`synth.utf8`): the kit writes a bootcamp's strings as they are, so a reply can hold lone
+(:mod:`synth.text.utf8`): the kit writes a bootcamp's strings as they are, so a reply can hold lone
 surrogates. A value that holds one (a case, a prompt, an answer, an observation, the
 handshake) is ``ERROR`` with ``kind == "unencodable"`` naming the place, the session kept (in
 a ``batch``, the item alone); an error's message and traceback are only shown, so their
@@ -71,7 +71,7 @@ from synth.sandbox.base import (
     classify_exit,
 )
 from synth.sandbox.kit import AUTH_OPEN, KIT_NAME, REPLY_OPEN
-from synth.utf8 import ESCAPED_NOTE, describe, escape_value, find_unencodable
+from synth.text.utf8 import ESCAPED_NOTE, describe, escape_value, find_unencodable
 
 __all__ = [
     "KIT_SOURCE",

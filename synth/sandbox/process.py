@@ -70,12 +70,9 @@ import selectors
 import shlex
 import shutil
 import signal
-import stat
 import subprocess
-import sys
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -88,7 +85,6 @@ from synth.sandbox.base import (
     Outcome,
     RunResult,
     SandboxJob,
-    SessionError,
     build_env,
     classify_exit,
 )
@@ -105,21 +101,22 @@ from synth.sandbox.identity import (
     sweep_files,
     work_base,
 )
+from synth.sandbox.interpreter import (
+    find_interpreter,
+    interpreter_path,
+    job_interpreter,
+    job_stdlib,
+    unreadable,
+)
+from synth.sandbox.session import ProcessSession
 
 __all__ = [
     "FALLBACK_NPROC",
     "Identity",
     "ProcessBackend",
-    "ProcessSession",
-    "find_interpreter",
-    "interpreter_path",
-    "job_interpreter",
-    "job_stdlib",
     "kill_identity",
     "namespaces",
-    "probe_run",
     "scratch_bytes",
-    "unreadable",
     "workdir_bytes",
 ]
 
@@ -143,121 +140,6 @@ def workdir_bytes(limits: Limits, staged: int) -> int:
 def scratch_bytes(limits: Limits) -> int:
     """Size of each private scratch tmpfs (``/dev/shm``, ``/tmp``, ...): memory / 16, 4..64 MB."""
     return min(64, max(4, limits.memory_mb // 16)) * _MB
-
-
-def probe_run(argv: list[str], private: bool, timeout: float = 20.0) -> subprocess.CompletedProcess[str]:
-    """Run a host-side probe (an interpreter's version or ``sys.path``, ``ldd``) as a fresh
-    unprivileged uid when ``private`` (as root), with an empty environment, from ``/``: probes
-    of an interpreter or libraries that came with an audited library never run as root.
-    Raises ``OSError`` / ``subprocess.SubprocessError``."""
-    ident = new_identity() if private else Identity(os.getuid(), os.getgid(), False)
-    try:
-        return subprocess.run(
-            argv,
-            user=ident.uid if ident.private else None,
-            group=ident.gid if ident.private else None,
-            extra_groups=[] if ident.private else None,
-            env={"PATH": "/usr/bin:/bin"},
-            cwd="/",
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-        )
-    finally:
-        release_identity(ident)
-
-
-_VERSION_PROBE = "import sys; print(sys.version_info >= (3, 11))"
-
-
-def _usable(python: str, private: bool) -> bool:
-    try:
-        out = probe_run([python, *PYTHON_FLAGS, "-c", _VERSION_PROBE], private)
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return out.returncode == 0 and out.stdout.strip() == "True"
-
-
-@lru_cache(maxsize=4)
-def find_interpreter(private: bool) -> str:
-    """A CPython >= 3.11 that the job's uid can execute (probed once per mode)."""
-    candidates = [os.path.realpath(sys.executable)]
-    base = getattr(sys, "_base_executable", None)
-    if base:
-        candidates.append(os.path.realpath(base))
-    candidates += ["/usr/bin/python3", "/usr/bin/python3.11", "/usr/local/bin/python3"]
-    seen: list[str] = []
-    for cand in candidates:
-        if cand in seen or not os.path.exists(cand):
-            continue
-        seen.append(cand)
-        if _usable(cand, private):
-            return cand
-    raise RuntimeError(
-        "no Python >= 3.11 that an unprivileged uid can execute (tried "
-        + ", ".join(seen)
-        + "); install python3 (apt-get install -y python3)"
-    )
-
-
-def job_interpreter(python: str, private: bool) -> str:
-    """``python`` (a job's own interpreter, :attr:`SandboxJob.python`) once its installation
-    says it is a CPython >= 3.11 that the job's uid can execute; else ``RuntimeError`` saying
-    why. Read from the filesystem (:func:`synth.sandbox.interpreter.inspect_python`): it
-    comes with an audited library and never runs on the host."""
-    from synth.sandbox.interpreter import inspect_python, unusable
-
-    try:
-        problem = unusable(inspect_python(python), private)
-    except ValueError as exc:
-        problem = f"the interpreter {exc}"
-    if problem:
-        raise RuntimeError(problem)
-    return python
-
-
-def job_stdlib(python: str) -> tuple[str, ...]:
-    """The standard library entries of a job's own interpreter's ``sys.path`` (as
-    :func:`interpreter_path` for the backend's own), read from its installation, not asked."""
-    from synth.sandbox.interpreter import inspect_python
-
-    try:
-        return inspect_python(python).stdlib
-    except ValueError as exc:
-        raise RuntimeError(f"the interpreter {exc}") from exc
-
-
-def unreadable(path: str, private: bool) -> str:
-    """Why a job's uid cannot import from the directory ``path``, or "". A private uid is
-    "other" to every file: the directory needs ``o+rx`` and every directory above it ``o+x``."""
-    if not os.path.isdir(path):
-        return f"{path} is not a directory"
-    if not private:
-        return "" if os.access(path, os.R_OK | os.X_OK) else f"{path} is not readable"
-    current = path
-    need = stat.S_IROTH | stat.S_IXOTH
-    while True:
-        mode = os.stat(current).st_mode
-        if mode & need != need:
-            return (f"{current} is not readable by other users (mode {stat.filemode(mode)}), so "
-                    f"the sandbox's unprivileged uid cannot import from {path}: chmod o+rx it, "
-                    "or copy the folder somewhere world-readable")
-        need = stat.S_IXOTH
-        parent = os.path.dirname(current)
-        if parent == current:
-            return ""
-        current = parent
-
-
-@lru_cache(maxsize=16)
-def interpreter_path(python: str, private: bool = False) -> tuple[str, ...]:
-    """The absolute entries of ``python``'s ``sys.path`` under :data:`PYTHON_FLAGS`: its
-    standard library (and ``lib-dynload``), nothing installed. Probed once."""
-    done = probe_run([python, *PYTHON_FLAGS, "-c", "import sys\nfor p in sys.path:\n    print(p)"],
-                     private, timeout=30)
-    if done.returncode != 0:
-        raise RuntimeError(f"{python} could not list its sys.path: {done.stderr[-300:]}")
-    return tuple(p for p in done.stdout.splitlines() if p.startswith("/"))
 
 
 def _drop(uid: int, gid: int) -> list[str]:
@@ -802,140 +684,3 @@ def _reap(proc: subprocess.Popen[bytes]) -> tuple[int, float]:
     return proc.returncode, usage.ru_utime + usage.ru_stime
 
 
-class ProcessSession:
-    """A long-lived job started by :meth:`ProcessBackend.spawn` (see :class:`Session`)."""
-
-    def __init__(
-        self,
-        proc: subprocess.Popen[bytes],
-        run: _Run,
-        decode: Callable[[int], int],
-    ) -> None:
-        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-        self._proc = proc
-        self._decode = decode  # launcher return code -> the job's (bwrap: 128 + N -> -N)
-        self._run = run
-        self._expect = run.ready  # the launcher's marker, stripped from the first stdout bytes
-        self._buf = bytearray()
-        self._err: deque[bytes] = deque()
-        self._err_len = 0
-        self._closed = False
-        self._lock = threading.Lock()
-        os.set_blocking(proc.stdout.fileno(), False)
-        os.set_blocking(proc.stdin.fileno(), False)
-        self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
-        self._stderr_thread.start()
-
-    def _drain_stderr(self) -> None:
-        stream = self._proc.stderr
-        assert stream is not None
-        with contextlib.suppress(OSError, ValueError):
-            while True:
-                data = os.read(stream.fileno(), 65536)
-                if not data:
-                    return
-                self._err.append(data)
-                self._err_len += len(data)
-                while self._err_len > 16384 and len(self._err) > 1:
-                    self._err_len -= len(self._err.popleft())
-
-    def send(self, data: bytes, timeout_s: float | None = None) -> None:
-        stdin = self._proc.stdin
-        assert stdin is not None
-        deadline = None if timeout_s is None else time.monotonic() + timeout_s
-        view = memoryview(data)
-        try:
-            fd = stdin.fileno()
-            with selectors.DefaultSelector() as sel:
-                sel.register(fd, selectors.EVENT_WRITE)
-                while view:
-                    left = None if deadline is None else deadline - time.monotonic()
-                    if left is not None and left <= 0:
-                        raise TimeoutError(f"worker did not read its input within {timeout_s:g}s")
-                    if not sel.select(timeout=left):
-                        continue
-                    try:
-                        view = view[os.write(fd, view[:65536]) :]
-                    except BlockingIOError:
-                        continue
-        except (BrokenPipeError, OSError, ValueError) as exc:
-            raise SessionError(f"worker stdin closed: {exc}") from exc
-
-    def _pop_line(self) -> bytes | None:
-        nl = self._buf.find(b"\n")
-        if nl < 0:
-            return None
-        line = bytes(self._buf[:nl])
-        del self._buf[: nl + 1]
-        return line
-
-    def recv_line(self, timeout_s: float, max_bytes: int) -> bytes:
-        line = self._pop_line()  # fast path: replies often arrive several at a time
-        if line is not None:
-            return line
-        stdout = self._proc.stdout
-        assert stdout is not None
-        deadline = time.monotonic() + timeout_s
-        fd = stdout.fileno()
-        with selectors.DefaultSelector() as sel:
-            sel.register(fd, selectors.EVENT_READ)
-            while True:
-                line = self._pop_line()
-                if line is not None:
-                    return line
-                if len(self._buf) > max_bytes:
-                    raise OverflowError(f"worker reply longer than {max_bytes} bytes")
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise TimeoutError(f"no reply within {timeout_s:g}s")
-                if not sel.select(timeout=left):
-                    continue
-                try:
-                    data = os.read(fd, 65536)
-                except BlockingIOError:
-                    continue
-                if not data:
-                    raise SessionError("worker closed its stdout (exited)")
-                self._buf += data
-                if self._expect:
-                    self._strip_ready()
-
-    def _strip_ready(self) -> None:
-        """Drop the launcher's marker; a worker whose launcher failed is a SessionError."""
-        head = bytes(self._buf[: len(self._expect)])
-        if not self._expect.startswith(head):
-            raise SessionError(f"the sandbox launcher failed: {self.stderr_tail()[-500:]}")
-        if len(head) == len(self._expect):
-            del self._buf[: len(self._expect)]
-            self._expect = b""
-
-    def stderr_tail(self) -> str:
-        """The last 4 KB of stderr, plus a line naming a kill at the cgroup memory limit
-        (so that ``classify_exit`` on the tail reports OOM)."""
-        tail = b"".join(self._err).decode("utf-8", errors="replace")[-4000:]
-        note = self._run.memory_note()
-        return f"{tail}\n{note}" if note else tail
-
-    def returncode(self) -> int | None:
-        code = self._proc.poll()
-        return None if code is None else self._decode(code)
-
-    def close(self) -> None:
-        with self._lock:
-            if self._closed:
-                return
-            self._closed = True
-        self._run.kill_all(self._proc.pid)
-        with contextlib.suppress(OSError):
-            self._proc.kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self._proc.wait(timeout=5)
-        for stream in (self._proc.stdin, self._proc.stdout):
-            with contextlib.suppress(OSError, ValueError):
-                if stream is not None:
-                    stream.close()
-        self._stderr_thread.join(timeout=1)
-        with contextlib.suppress(OSError, ValueError):
-            if self._proc.stderr is not None:
-                self._proc.stderr.close()
-        self._run.finish()

@@ -70,7 +70,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from synth import pyast
+from synth.text import pyast
 
 __all__ = [
     "ALLOWED_IMPORTS",

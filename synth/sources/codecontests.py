@@ -23,7 +23,7 @@ naming the file and record (or task) and the reason.
 
 A task keeps up to ``max_references`` verified solutions, in the dataset's order, each a
 different program (not a copy of an earlier one up to names, layout and comments:
-:func:`synth.solutions.same_solution`). The first is the answer key compiled mode embeds; the
+:func:`synth.text.solutions.same_solution`). The first is the answer key compiled mode embeds; the
 others vote on it, on generated inputs, in the gate's key check (:mod:`synth.gate.key`): a
 solution right only on the file's own tests is caught there, not here.
 """
@@ -44,7 +44,6 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from synth.solutions import fingerprint, same_solution
 from synth.sources.base import (
     Item,
     SourceUnavailableError,
@@ -70,6 +69,7 @@ from synth.tasks import (
     make_task_id,
     statement_key,
 )
+from synth.text.solutions import fingerprint, same_solution
 
 __all__ = ["DIFFICULTIES", "LANGUAGES", "SITES", "CodeContestsOptions", "CodeContestsSource"]
 
@@ -594,7 +594,7 @@ class CodeContestsSource:
 
 def _distinct(solutions: list[str], limit: int) -> list[str]:
     """The first ``limit`` solutions that are not copies of an earlier one up to names, layout
-    and comments (the same :func:`synth.solutions.fingerprint`). Near-copies (a token changed)
+    and comments (the same :func:`synth.text.solutions.fingerprint`). Near-copies (a token changed)
     are tried: ``min`` for ``max`` is another program; they are left out only once verified."""
     kept: list[str] = []
     seen: set[str] = set()

@@ -6,7 +6,8 @@ this one parser."""
 
 from synth.statement.check import InputChecker, Violation, derive
 from synth.statement.sections import Sections, split_sections
-from synth.statement.spec import InputSpec, parse_input_spec
+from synth.statement.shapes import InputSpec
+from synth.statement.spec import parse_input_spec
 
 __all__ = ["InputChecker", "InputSpec", "Sections", "Violation", "derive", "parse_input_spec",
            "split_sections"]

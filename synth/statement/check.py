@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from synth.statement.sections import split_sections
-from synth.statement.spec import InputSpec, Line, Rule, parse_input_spec
+from synth.statement.shapes import InputSpec, Line, Rule
+from synth.statement.spec import parse_input_spec
 from synth.statement.text import Expr, evaluate, names_of
 
 __all__ = ["InputChecker", "Violation", "derive", "read_input"]

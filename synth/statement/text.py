@@ -84,7 +84,8 @@ _TOKEN = re.compile(r"\s*(?:(\d+)|([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)?|\|[A-Z
                     r"(?:_[A-Za-z0-9]+)?\|)|([-+*/^()]))")
 
 
-def _base(name: str) -> str:
+def base_name(name: str) -> str:
+    """``a_i`` -> ``a``: the array a subscripted name belongs to."""
     return name.split("_", 1)[0] if "_" in name else name
 
 
@@ -108,11 +109,11 @@ def parse_expr(text: str) -> Expr | None:
         elif m.group(2):
             word = m.group(2)
             if word.startswith("|"):
-                toks.append(("len", _base(word.strip("|"))))
+                toks.append(("len", base_name(word.strip("|"))))
             else:
-                if len(_base(word)) > 3 and word.lower() not in ("sum",):
+                if len(base_name(word)) > 3 and word.lower() not in ("sum",):
                     return None  # a word, not a variable
-                toks.append(("var", _base(word)))
+                toks.append(("var", base_name(word)))
         else:
             toks.append(("op", m.group(3)))
     parser = _Parser(toks)
@@ -226,3 +227,16 @@ def evaluate(expr: Expr, env: dict[str, object]) -> int | None:
     if op == "^":
         return a ** b if 0 <= b <= 40 and abs(a) <= 10**6 else None
     return None
+
+
+IDENT = r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)?"
+
+
+NOT_NAMES = {"and", "or", "the", "of", "a", "an", "integers", "integer", "numbers", "number", "is",
+             "are", "in", "on", "to", "its", "their", "by", "space", "spaces", "line", "lines",
+             "string", "strings", "values", "value", "respectively", "single", "one", "two",
+             "three", "four", "five", "six", "with", "as", "for", "from", "positive", "followed",
+             "characters", "character", "letters", "symbols", "first", "second", "then",
+             "array", "sequence", "elements", "list", "it", "this", "these", "all", "denote",
+             "separated", "given", "which", "each", "i", "j", "k-th", "blank", "empty", "distinct", "pairwise", "some", "non", "negative", "real", "natural", "word",
+             "length", "size", "following"}

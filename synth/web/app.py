@@ -4,11 +4,11 @@ Served by ``synth review --serve`` on 127.0.0.1 only. The page runs no JavaScrip
 work. Untrusted text (bootcamp code, prompts, answers, model responses, titles) is escaped by the
 templates, and a Content-Security-Policy without any script source backs that up. Decisions are
 POST forms carrying a per-server token (a page on another site cannot forge them) and go through
-the same functions as the CLI (:func:`synth.review.accept` / :func:`synth.review.reject`).
+the same functions as the CLI (:func:`synth.reporting.review.accept` / :func:`synth.reporting.review.reject`).
 
 A multi-turn bootcamp's page steps through its episodes (``?episode=KEY&turn=K``, or
 ``turn=all``): the reference episodes, the solver's, and the reviewer's own actions, which a POST
-form with the same token replays in the sandbox (:func:`synth.review.replay_actions`; the
+form with the same token replays in the sandbox (:func:`synth.reporting.review.replay_actions`; the
 body, the action count and each action's length are bounded; the replay is kept in a small
 in-memory cache and shown by a redirect to its step-through).
 """
@@ -37,7 +37,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from synth.library import BootcampRecord, Library, LibraryError
-from synth.review import (
+from synth.reporting.review import (
     MAX_REPLAY_ACTION_CHARS,
     MAX_REPLAY_ACTIONS,
     REVIEW_STATUSES,
@@ -53,7 +53,7 @@ from synth.review import (
     reject,
     replay_actions,
 )
-from synth.utf8 import escape_surrogates
+from synth.text.utf8 import escape_surrogates
 from synth.web.render import (
     PYGMENTS_CSS,
     calibration_chart,

@@ -41,10 +41,10 @@ from typing import Any, Literal, cast
 
 from synth import compiled
 from synth.bootcamp import PROGRAM_MODULES
-from synth.extract import _THINK_RE, MAX_CODE_CHARS, Extraction, _blocks, _parses
 from synth.gate import CheckReport
 from synth.gate.key import Voter, task_voters
 from synth.gate.programs import run_program
+from synth.models.extract import _THINK_RE, MAX_CODE_CHARS, Extraction, _blocks, _parses
 from synth.runs import RunConfig
 from synth.sandbox.base import Backend
 from synth.tasks import TaskDescription

@@ -1,6 +1,6 @@
 """The code model's side of a task: its mode, its prompts and one call.
 
-Every coder prompt is two messages (see :mod:`synth.prompts`): the stable prefix
+Every coder prompt is two messages (see :mod:`synth.models.prompts`): the stable prefix
 (``_prefix.j2``) as the system message -- byte-identical for every task and round of a mode, so
 the prefix caches of vLLM, llama.cpp and the paid endpoints apply -- and the task part as the
 user message: the task statement, specifications, examples and reference program (``_task.j2``,
@@ -23,12 +23,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 import synth.bootcamp
-from synth import compiled, pyast
-from synth.extract import extract_code
-from synth.llm import LLMFailure
-from synth.prompts import compact_source
+from synth import compiled
+from synth.models.extract import extract_code
+from synth.models.llm import LLMFailure
+from synth.models.prompts import compact_source
 from synth.tasks import ReferenceProgram, TaskDescription
-from synth.workflow.judge import VALIDATOR_MARK, parse_argument
+from synth.text import pyast
+from synth.workflow.judge_program import VALIDATOR_MARK, parse_argument
 from synth.workflow.repair import Repair, repair_source
 from synth.workflow.state import Candidate, TaskState, WorkflowContext
 

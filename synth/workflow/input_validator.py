@@ -32,9 +32,9 @@ import time
 from typing import Any, Literal, cast
 
 from synth import compiled
-from synth.extract import _THINK_RE, MAX_CODE_CHARS, Extraction, _blocks, _parses
 from synth.gate.calls import Failure
 from synth.gate.validator import broken, examples_rejected, static_problems
+from synth.models.extract import _THINK_RE, MAX_CODE_CHARS, Extraction, _blocks, _parses
 from synth.sandbox.base import Backend, SandboxUnavailableError
 from synth.sandbox.static import ALLOWED_IMPORTS
 from synth.tasks import TaskDescription

@@ -41,14 +41,15 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
-from synth.extract import _THINK_RE, MAX_CODE_CHARS, Extraction, _blocks, _parses
-from synth.llm import LLMFailure
+from synth.models.extract import _THINK_RE, MAX_CODE_CHARS, Extraction, _blocks, _parses
+from synth.models.llm import LLMFailure
 from synth.runs import task_slug
-from synth.sampling import DEFAULT_LEVEL, CaseSampler, SampleError
 from synth.sandbox.base import Backend, SandboxUnavailableError
 from synth.sandbox.methods import MethodServer, server_limits
 from synth.sandbox.static import ALLOWED_IMPORTS, check_source, format_violations
+from synth.serving.sampling import DEFAULT_LEVEL, CaseSampler, SampleError
 from synth.tasks import TaskDescription
+from synth.workflow.judge_program import CHECKER_MARK
 from synth.workflow.state import (
     Candidate,
     CheckerExample,
@@ -59,54 +60,27 @@ from synth.workflow.state import (
 )
 
 __all__ = [
-    "CHECKER_MARK",
     "MAX_FORMAT_REGENERATIONS",
     "case_keys",
     "checker_dir",
     "draw_examples",
     "extract_checker",
     "judge",
-    "parse_argument",
     "vet_checker",
 ]
 
-#: The line a coder's reply starts its argument with when it holds the checker wrong.
-CHECKER_MARK = "CHECKER IS WRONG:"
-#: ... and when it holds the input validator wrong (:mod:`synth.workflow.input_validator`).
-VALIDATOR_MARK = "VALIDATOR IS WRONG:"
-MAX_ARGUMENT_CHARS = 4000
 MAX_FORMAT_REGENERATIONS = 2
 EXAMPLES = 3
 #: attempts per checker: the first and, when it fails vetting, one regeneration
 ATTEMPTS = 2
 CALL_LIMIT_S = 2.0
 
-_MARK_RES = {mark: re.compile(r"^[ \t>#*_`-]*" + re.escape(mark[:-1]) + r"[ \t]*:[*_`]*[ \t]*",
-                              re.MULTILINE | re.IGNORECASE)
-             for mark in (CHECKER_MARK, VALIDATOR_MARK)}
-_FENCE_LINE_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})", re.MULTILINE)
 _CHECK_DEF_RE = re.compile(r"^def\s+check\s*\(", re.MULTILINE)
 
 Reason = Literal["initial", "argued", "format"]
 
 
 # -- pure helpers ----------------------------------------------------------------------------
-
-
-def parse_argument(text: str, mark: str = CHECKER_MARK) -> str | None:
-    """The argument after a line starting ``CHECKER IS WRONG:`` (or another ``mark``: up to
-    the next code fence), or None when the reply has no such line or an empty argument.
-    Reasoning sections (``<think>...``) do not count."""
-    if not isinstance(text, str):
-        return None
-    visible = _THINK_RE.sub("", text)
-    m = _MARK_RES[mark].search(visible)
-    if m is None:
-        return None
-    rest = visible[m.end():]
-    fence = _FENCE_LINE_RE.search(rest)
-    argument = (rest[: fence.start()] if fence else rest).strip()
-    return argument[:MAX_ARGUMENT_CHARS] or None
 
 
 def extract_checker(text: str, finish_reason: str | None = None) -> Extraction:

@@ -6,23 +6,27 @@ event) or rejected (the code kept as ``*.rejected_N.py`` and shown to the next a
 problem). When no attempt gives a usable program the round log says ``gave_up`` and the event
 carries a warning saying what the task goes on with. :mod:`synth.workflow.input_validator` and
 :mod:`synth.workflow.answer_key` say what differs: :class:`ProgramRequest`.
+
+A coder may hold the judge's program wrong: its reply then argues so after a marked line
+(:data:`CHECKER_MARK`, :data:`VALIDATOR_MARK`), which :func:`parse_argument` reads.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from synth.extract import Extraction
-from synth.llm import LLMFailure
+from synth.models.extract import _THINK_RE, Extraction
+from synth.models.llm import LLMFailure
 from synth.sandbox.base import SandboxUnavailableError
 from synth.tasks import TaskDescription
 from synth.workflow.state import Dispute, JudgeProgramInfo, WorkflowContext
 
-__all__ = ["ProgramRequest", "ask_for_program"]
+__all__ = ["CHECKER_MARK", "VALIDATOR_MARK", "ProgramRequest", "ask_for_program", "parse_argument"]
 
 
 @dataclass
@@ -119,3 +123,33 @@ async def ask_for_program(ctx: WorkflowContext, task: TaskDescription, rnd: int,
          warning=(f"the judge model gave no usable {what}: " + (
              f"the earlier {what.split()[-1]} {kept[:12]} stays" if kept else without)))
     return None, log
+
+
+# -- the coder's argument against a judge's program ------------------------------------------
+
+
+#: The line a coder's reply starts its argument with when it holds the checker wrong.
+CHECKER_MARK = "CHECKER IS WRONG:"
+#: ... and when it holds the input validator wrong (:mod:`synth.workflow.input_validator`).
+VALIDATOR_MARK = "VALIDATOR IS WRONG:"
+MAX_ARGUMENT_CHARS = 4000
+_MARK_RES = {mark: re.compile(r"^[ \t>#*_`-]*" + re.escape(mark[:-1]) + r"[ \t]*:[*_`]*[ \t]*",
+                              re.MULTILINE | re.IGNORECASE)
+             for mark in (CHECKER_MARK, VALIDATOR_MARK)}
+_FENCE_LINE_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})", re.MULTILINE)
+
+
+def parse_argument(text: str, mark: str = CHECKER_MARK) -> str | None:
+    """The argument after a line starting ``CHECKER IS WRONG:`` (or another ``mark``: up to
+    the next code fence), or None when the reply has no such line or an empty argument.
+    Reasoning sections (``<think>...``) do not count."""
+    if not isinstance(text, str):
+        return None
+    visible = _THINK_RE.sub("", text)
+    m = _MARK_RES[mark].search(visible)
+    if m is None:
+        return None
+    rest = visible[m.end():]
+    fence = _FENCE_LINE_RE.search(rest)
+    argument = (rest[: fence.start()] if fence else rest).strip()
+    return argument[:MAX_ARGUMENT_CHARS] or None

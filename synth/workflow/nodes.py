@@ -46,7 +46,8 @@ from synth.workflow.coder import (
     state_mode,
     task_mode,
 )
-from synth.workflow.judge import CHECKER_MARK, COMPILED_NO_CHECKER, VALIDATOR_MARK, checker_dir
+from synth.workflow.judge import COMPILED_NO_CHECKER, checker_dir
+from synth.workflow.judge_program import CHECKER_MARK, VALIDATOR_MARK
 from synth.workflow.repair import gate_errors, repair_from_errors
 from synth.workflow.resize import SIZE_CHECKS, level_variants
 from synth.workflow.state import Candidate, CheckerInfo, Steering, TaskState, WorkflowContext

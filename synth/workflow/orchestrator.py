@@ -26,8 +26,8 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from pydantic import BaseModel, ConfigDict, Field
 
 from synth.library import Library
-from synth.llm import LLMCallRecord, LLMClient, LLMFailure
-from synth.prompts import default_prompts
+from synth.models.llm import LLMCallRecord, LLMClient, LLMFailure
+from synth.models.prompts import default_prompts
 from synth.runs import Run, RunError, read_events
 from synth.sandbox import get_backend
 from synth.tasks import TaskDescription

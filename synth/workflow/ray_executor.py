@@ -61,7 +61,7 @@ from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
 from synth.library import BootcampRecord, Library, LibraryError
-from synth.llm import LLMClient, ModelSpec, redact_url
+from synth.models.llm import LLMClient, ModelSpec, redact_url
 from synth.runs import EventLog, Run, RunConfig, RunError, task_slug
 from synth.sandbox import get_backend
 from synth.tasks import TaskDescription

@@ -39,8 +39,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from synth import pyast
 from synth.sandbox.static import ALLOWED_IMPORTS
+from synth.text import pyast
 
 if TYPE_CHECKING:
     from synth.gate import CheckReport

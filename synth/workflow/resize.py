@@ -22,8 +22,8 @@ from __future__ import annotations
 import ast
 import re
 
-from synth import pyast
 from synth.statement.spec import upper_bounds
+from synth.text import pyast
 from synth.workflow.repair import Repair
 
 __all__ = ["SIZE_CHECKS", "VARIANTS", "input_bounds", "level_variants"]

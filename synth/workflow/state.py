@@ -10,8 +10,8 @@ from typing import Any, Literal, TypedDict
 from filters.self_consistency import run_filter
 from synth.gate import run_checks
 from synth.library import Library
-from synth.llm import LLMClient
-from synth.prompts import Prompts
+from synth.models.llm import LLMClient
+from synth.models.prompts import Prompts
 from synth.runs import Run, RunConfig
 from synth.sandbox.base import Backend
 

@@ -20,7 +20,7 @@ from key_tasks import (
     task,
 )
 
-from synth.llm import ModelSpec
+from synth.models.llm import ModelSpec
 from synth.runs import RunConfig
 from synth.sandbox import get_backend
 from synth.workflow import answer_key

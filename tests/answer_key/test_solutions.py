@@ -1,10 +1,10 @@
-"""synth.solutions: when two programs are one solution (they may not vote for each other)."""
+"""synth.text.solutions: when two programs are one solution (they may not vote for each other)."""
 
 from __future__ import annotations
 
 from key_tasks import STRETCH_HONEST, WEIGHTS_HONEST, WEIGHTS_MEMO, WEIGHTS_MEMO_RENAMED
 
-from synth.solutions import SAME_RATIO, copies, fingerprint, same_solution, similarity
+from synth.text.solutions import SAME_RATIO, copies, fingerprint, same_solution, similarity
 
 SUM = "a, b = map(int, input().split())\nprint(a + b)\n"
 

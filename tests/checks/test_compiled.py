@@ -501,7 +501,7 @@ def test_check_output_accepts_every_valid_answer_of_a_multiple_answer_task() -> 
 
 
 def test_the_compiled_prompt_part_is_short_and_says_what_to_write() -> None:
-    from synth.prompts import Prompts
+    from synth.models.prompts import Prompts
 
     prompts = Prompts()
     text, _ = prompts.render("_compiled.j2", task=None, reference_program=PROGRAM)

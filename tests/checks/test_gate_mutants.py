@@ -7,7 +7,7 @@ import random
 import pytest
 
 from synth.gate import probes as hc
-from synth.gate.suite import norm
+from synth.gate.results import norm
 from synth.sandbox import kit
 
 

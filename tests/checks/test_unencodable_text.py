@@ -18,7 +18,7 @@ from synth.commands.check import check_command
 from synth.gate import CheckStatus, run_checks
 from synth.gate.report import FINDINGS, CheckReport, CheckResult
 from synth.sandbox.base import Backend
-from synth.utf8 import ESCAPED_NOTE
+from synth.text.utf8 import ESCAPED_NOTE
 
 CLEAN = (CORPUS / "clean_sort.py").read_text(encoding="utf-8")
 PROMPT = 'f"Sort these integers in non-decreasing order: {nums}.\\n"'

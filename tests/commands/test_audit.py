@@ -17,7 +17,7 @@ import pytest
 from audit_helpers import CHECKERS, invoke, module_source, open_up, world_readable
 from markupsafe import escape
 
-from synth.audit import CSV_COLUMNS
+from synth.reporting.audit import CSV_COLUMNS
 
 pytestmark = pytest.mark.timeout(600)
 

@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 from filters.self_consistency import sample_specs
 from synth.cli import app
 from synth.library import BootcampRecord, Library
-from synth.sampling import CaseSampler
+from synth.serving.sampling import CaseSampler
 
 pytestmark = pytest.mark.timeout(600)
 

@@ -1,4 +1,4 @@
-"""synth.datasets: reasoning-gym-style datasets over the shipped library, drawn in the sandbox.
+"""synth.training.datasets: reasoning-gym-style datasets over the shipped library, drawn in the sandbox.
 
 Identical items in two processes with different hash seeds; ``score_answer`` agrees with the
 bootcamp's own ``verify_score`` (imported here only as the test's independent oracle) on 1,000
@@ -15,12 +15,12 @@ from collections import Counter
 
 import pytest
 
-from synth.datasets import BootcampDataset, CompositeDataset
 from synth.library import Library
+from synth.training.datasets import BootcampDataset, CompositeDataset
 
 DUMP = """
 import json, sys
-from synth.datasets import BootcampDataset, CompositeDataset
+from synth.training.datasets import BootcampDataset, CompositeDataset
 ds = BootcampDataset("game24", size=30, seed=5, backend="process")
 mix = CompositeDataset({"game24": 1.0, "cipher": 2.0}, size=20, seed=3, backend="process")
 sys.stdout.write(json.dumps([ds[i] for i in range(len(ds))] + [mix[i] for i in range(len(mix))]))
@@ -90,8 +90,8 @@ def test_curriculum_orders_easy_to_hard_by_measured_rates_else_by_levels():
     """The generated bootcamp has measured per-level pass rates (easy 1.0 or 0.5, harder 0.0);
     the hand-written one has none, so its LEVELS order stands in. Items come easy to hard, and
     each says what its level's rate rests on."""
-    from synth.curriculum import level_difficulty
-    from synth.datasets import CurriculumDataset
+    from synth.training.curriculum import level_difficulty
+    from synth.training.datasets import CurriculumDataset
 
     generated = "codecontests_16_f_bulbs_without_long_glows"
     cur = CurriculumDataset([generated, "sudoku"], size_per_bootcamp=9, seed=4, backend="process")

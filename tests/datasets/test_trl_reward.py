@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from synth import reward
-from synth.datasets import BootcampDataset
 from synth.integrations.trl import bootcamp_reward_func, completion_text
 from synth.library import Library
-from synth.reward import RewardDataError
+from synth.training import reward
+from synth.training.datasets import BootcampDataset
+from synth.training.reward import RewardDataError
 
 
 def _rows(name: str, n: int) -> list[dict]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from synth.export import ExportConfig, export
+from synth.training.export import ExportConfig, export
 
 
 def _rows(path: Path) -> list[dict]:

@@ -1,4 +1,4 @@
-"""The reward's canaries (synth/canary.py): an honest bootcamp is never quarantined, sleepers
+"""The reward's canaries (synth/training/canary.py): an honest bootcamp is never quarantined, sleepers
 that turn lenient in production (after N calls of a worker, on answers written in words, after
 N steps of an environment) are, and the reward says so: 0.0 and findings from then on, one
 clear log record, the library record marked. Every test checks that no process is left."""
@@ -18,9 +18,9 @@ import psutil
 import pytest
 from helpers import TOY_SUM, make_library, require_backend
 
-from synth import reward
 from synth.library import Library
-from synth.reward import RewardFunction
+from synth.training import reward
+from synth.training.reward import RewardFunction
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -195,7 +195,7 @@ def test_a_call_count_sleeper_is_quarantined(tmp_path, children, caplog, backend
     make_library(tmp_path, counter=COUNTER)
     fn = RewardFunction(tmp_path, backend=backend, canary_rate=0.5)
     try:
-        with caplog.at_level(logging.ERROR, logger="synth.reward"):
+        with caplog.at_level(logging.ERROR, logger="synth.training.reward"):
             scores = _wrong_sums(fn, "counter", _sums(3, 500))
             assert scores[:20] == [0.0] * 20  # honest at first
             assert 1.0 in scores  # then lenient, until the canaries caught it
@@ -208,7 +208,7 @@ def test_a_response_shape_sleeper_is_quarantined(tmp_path, children, caplog):
     make_library(tmp_path, wordy=WORDY)
     fn = RewardFunction(tmp_path, backend="process", canary_rate=0.5)
     try:
-        with caplog.at_level(logging.ERROR, logger="synth.reward"):
+        with caplog.at_level(logging.ERROR, logger="synth.training.reward"):
             assert _wrong_sums(fn, "wordy", _sums(4, 300))[:5] == [0.0] * 5
             _assert_quarantined(fn, tmp_path, "wordy", caplog)
         assert any(k in fn.quarantined["wordy"].finding for k in
@@ -239,7 +239,7 @@ def test_a_read_only_library_is_said_and_the_quarantine_holds(tmp_path, children
     monkeypatch.setattr(Library, "set_status", refuse)
     fn = RewardFunction(tmp_path, backend="process", canary_rate=1.0)
     try:
-        with caplog.at_level(logging.ERROR, logger="synth.reward"):
+        with caplog.at_level(logging.ERROR, logger="synth.training.reward"):
             _wrong_sums(fn, "counter", _sums(3, 300))
             assert fn.settle(30) and "counter" in fn.quarantined
         assert "could NOT be marked quarantined" in caplog.text
@@ -317,7 +317,7 @@ def test_a_game_that_turns_lenient_is_quarantined(tmp_path, children, caplog):
     rng = random.Random(4)
     fn = RewardFunction(tmp_path, backend="process", canary_rate=0.5)
     try:
-        with caplog.at_level(logging.ERROR, logger="synth.reward"):
+        with caplog.at_level(logging.ERROR, logger="synth.training.reward"):
             for _ in range(200):  # a first guess that is wrong: it scores 1.0 once lenient
                 secret = rng.randint(2, 100)
                 fn("bootcamp/guess", "<answer>1</answer>", {"top": 100, "secret": secret})
@@ -391,14 +391,14 @@ def test_the_ray_reward_sends_canaries_and_quarantines(tmp_path, children, caplo
         rights = [f"<answer>{sum(i['numbers'])}</answer>" for i in honest]
         assert pool.score_many(["bootcamp/toy_sum"] * 200, rights,
                                [json.dumps(i) for i in honest]) == [1.0] * 200
-        with caplog.at_level(logging.ERROR, logger="synth.reward"):
+        with caplog.at_level(logging.ERROR, logger="synth.training.reward"):
             rows = _sums(9, 200)
             wrong = [f"<answer>{sum(i['numbers']) + 1}</answer>" for i in rows]
             for _ in range(3):  # the sleeper turns lenient; an actor's canaries catch it
                 pool.score_many(["bootcamp/counter"] * 200, wrong, [json.dumps(i) for i in rows])
             assert "counter" in pool.settle(30) and "toy_sum" not in pool.quarantined
             said = [r.getMessage() for r in caplog.records if "QUARANTINED" in r.getMessage()
-                    and r.name == "synth.reward" and "reward actor" in r.getMessage()]
+                    and r.name == "synth.training.reward" and "reward actor" in r.getMessage()]
             assert len(said) == 1 and "bootcamp counter QUARANTINED" in said[0]
             before = reward.FINDINGS["counter"]
             assert pool.score_many(["bootcamp/counter"] * 10, rights[:10],

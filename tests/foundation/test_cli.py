@@ -12,7 +12,7 @@ import pytest
 from helpers import TOY_SUM
 
 from synth.library import Library
-from synth.reward import RewardFunction
+from synth.training.reward import RewardFunction
 
 SYNTH = [sys.executable, "-m", "synth.cli"]
 NAMES = Library().list_bootcamps()

@@ -10,11 +10,12 @@ import pyarrow.parquet as pq
 import pytest
 from helpers import TOY_COIN, TOY_SUM, assert_no_leftovers, make_library, pids_with
 
-from synth.export import SERVER_LABEL, ExportConfig, ExportError, case_seed, export
 from synth.library import Library
-from synth.sampling import CaseSampler, SampleError
 from synth.sandbox.base import Outcome
 from synth.sandbox.kit import derive_seed
+from synth.serving.sampling import CaseSampler, SampleError
+from synth.training.export import ExportConfig, ExportError, export
+from synth.training.rows import SERVER_LABEL, case_seed
 
 
 def _rows(path: Path) -> list[dict]:

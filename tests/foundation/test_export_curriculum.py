@@ -12,9 +12,9 @@ from types import SimpleNamespace
 import pytest
 from helpers import TOY_SUM
 
-from synth.curriculum import RELIABLE_SAMPLES, level_difficulty, wilson_interval
-from synth.export import ExportConfig, export
 from synth.library import BootcampRecord, Library
+from synth.training.curriculum import RELIABLE_SAMPLES, level_difficulty, wilson_interval
+from synth.training.export import ExportConfig, export
 
 TOY_B = TOY_SUM.replace("ToySumBootcamp", "ToyBBootcamp")
 

@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 from helpers import TOY_SUM, make_library
 
-from synth.export import ExportConfig, ExportError, _write, _write_hf, case_seed, export
 from synth.library import Library, LibraryError
+from synth.training.export import ExportConfig, ExportError, _write, _write_hf, export
+from synth.training.rows import case_seed
 
 #: a lone surrogate on the rows whose numbers sum to 3 mod 7, in the prompt or in the case
 IN_PROMPT = TOY_SUM.replace("ToySumBootcamp", "SleeperBootcamp").replace(
@@ -91,7 +92,7 @@ def test_the_ray_writer_names_the_row():
     pytest.importorskip("ray")
     import pyarrow as pa
 
-    from synth.export_ray import _cut
+    from synth.training.export_ray import _cut
 
     rows = [_row(0, "ok"), _row(7, "bad \ud800")]
     schema = pa.Table.from_pylist([_row(0, "ok")]).schema

@@ -54,7 +54,7 @@ def dump():
         json.dump({**seen, "modules": modules}, fh)
 
 if argv[0] == "--reward":
-    from synth.reward import make_compute_score
+    from synth.training.reward import make_compute_score
     score = make_compute_score(argv[1], backend=argv[2])
     print("score", score("bootcamp/hostile", "<answer>6</answer>", '{"numbers": [1, 2, 3]}'))
     score.close()

@@ -15,7 +15,7 @@ import pytest
 
 from synth.library import Library, LibraryError
 from synth.paths import OutsideRootError, inside
-from synth.review import ReviewError, gather
+from synth.reporting.review import ReviewError, gather
 from synth.runs import RunError, run_folder
 
 CODE = '''"""Toy: add two numbers (test of paths inside roots)."""

@@ -56,7 +56,7 @@ def test_the_fields_round_trip_and_are_validated():
     ("localhost:8000/v1", "localhost:8000"),
 ])
 def test_endpoint_name_keeps_the_host_only(url: str | None, name: str):
-    from synth.calibrate import endpoint_name
+    from synth.training.calibrate import endpoint_name
 
     assert endpoint_name(url) == name
     Calibration(solver_model="m", endpoint=endpoint_name(url), samples_requested=1,
@@ -64,7 +64,7 @@ def test_endpoint_name_keeps_the_host_only(url: str | None, name: str):
 
 
 def test_wilson_interval_matches_published_values():
-    from synth.curriculum import wilson_interval
+    from synth.training.curriculum import wilson_interval
 
     assert wilson_interval(5, 10) == (pytest.approx(0.2366, abs=1e-4), pytest.approx(0.7634, abs=1e-4))
     z2 = 1.959963984540054 ** 2  # at the ends the interval has a closed form

@@ -8,8 +8,13 @@ from pathlib import Path
 import pytest
 from helpers import TOY_CRASHY, TOY_SUM, assert_no_leftovers, make_library, pids_with
 
-from synth import reward
-from synth.reward import RewardDataError, RewardFunction, TrustedRewardFunction, make_compute_score
+from synth.training import reward
+from synth.training.reward import (
+    RewardDataError,
+    RewardFunction,
+    TrustedRewardFunction,
+    make_compute_score,
+)
 
 
 @pytest.fixture(params=["sandboxed", "trusted"])
@@ -53,7 +58,7 @@ def test_bad_ground_truth_names_it(score):
 def test_verifier_exception_is_reported_not_raised(score, caplog):
     before = reward.FINDINGS["crashy"]
     gt = json.dumps({"numbers": [1, 2]})
-    with caplog.at_level(logging.ERROR, logger="synth.reward"):
+    with caplog.at_level(logging.ERROR, logger="synth.training.reward"):
         assert score("bootcamp/crashy", "<answer>boom</answer>", gt) == 0.0
     assert reward.FINDINGS["crashy"] == before + 1
     assert "verifier bug" in caplog.text and "bootcamp/crashy" in caplog.text
@@ -121,7 +126,7 @@ def test_sandboxed_reward_equals_in_process_verify_score_on_the_shipped_library(
     """Over a few hundred exported rows of the shipped library and several responses per row
     (the reference answer, another row's answer, a corrupted answer, garbage), the default
     reward gives exactly what the bootcamp's own verify_score gives in this process."""
-    from synth.export import ExportConfig, export
+    from synth.training.export import ExportConfig, export
 
     export(ExportConfig(out=tmp_path / "o", per_bootcamp=40, test_per_bootcamp=10, seed=11,
                         sandbox="process"))

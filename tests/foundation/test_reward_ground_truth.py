@@ -1,4 +1,4 @@
-"""Parsing a row's ground truth (synth.reward): the documented RewardDataError for any nesting
+"""Parsing a row's ground truth (synth.training.reward): the documented RewardDataError for any nesting
 depth, for NaN and Infinity anywhere, and for text UTF-8 cannot encode -- for the sandboxed and
 the in-process reward alike -- while every ground truth export can write still scores."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from helpers import TOY_SUM, make_library
 
-from synth.reward import RewardDataError, make_compute_score
+from synth.training.reward import RewardDataError, make_compute_score
 
 #: a key the toy bootcamp ignores: the nesting goes there
 SOURCE = "bootcamp/toy_sum"

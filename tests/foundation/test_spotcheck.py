@@ -1,4 +1,4 @@
-"""The export's spot-check (synth.spotcheck): it passes honest bootcamps -- a stated float
+"""The export's spot-check (synth.training.spotcheck): it passes honest bootcamps -- a stated float
 tolerance included -- and fails one lenient on its exported rows or whose rows a fresh worker
 does not reproduce."""
 
@@ -8,9 +8,9 @@ import random
 
 from helpers import TOY_FLAGGED, TOY_SUM
 
-from synth.export import make_row
-from synth.sampling import CaseSampler
-from synth.spotcheck import spot_check
+from synth.serving.sampling import CaseSampler
+from synth.training.rows import make_row
+from synth.training.spotcheck import spot_check
 
 # the mean of the numbers, accepted within 1e-4 (a tolerance the prompt states): a corrupted
 # last digit of the reference may be right
@@ -61,7 +61,7 @@ def test_a_row_a_fresh_worker_does_not_reproduce_fails_at_once():
 def test_the_export_quarantines_a_bootcamp_lenient_on_its_rows_and_leaves_them_out(tmp_path):
     from helpers import make_library
 
-    from synth.export import ExportConfig, export
+    from synth.training.export import ExportConfig, export
 
     lib = make_library(tmp_path / "lib", toy_sum=TOY_SUM, flagged=FLAGGED)
     summary = export(ExportConfig(out=tmp_path / "out", library=lib.root, per_bootcamp=60,

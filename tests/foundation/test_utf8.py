@@ -1,4 +1,4 @@
-"""synth.utf8: where a lone surrogate is, escaping it, at any depth and in keys."""
+"""synth.text.utf8: where a lone surrogate is, escaping it, at any depth and in keys."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from synth.utf8 import (
+from synth.text.utf8 import (
     ESCAPED_NOTE,
     describe,
     encodable,

@@ -1,5 +1,5 @@
 """The multi-turn contract (synth.bootcamp.MultiTurnBootcamp), its static rules, and the method
-server's reset/step/policy questions with their validation on the host (synth.sampling)."""
+server's reset/step/policy questions with their validation on the host (synth.serving.sampling)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 
 from synth.bootcamp import MultiTurnBootcamp
-from synth.sampling import (
+from synth.sandbox.methods import MethodServer
+from synth.sandbox.static import check_source
+from synth.serving.sampling import (
     MAX_STATE_CHARS,
     EpisodeError,
     multi_turn_info,
@@ -18,8 +20,6 @@ from synth.sampling import (
     parse_reset,
     parse_step,
 )
-from synth.sandbox.methods import MethodServer
-from synth.sandbox.static import check_source
 
 HEADER = '"""A multi-turn test module."""\nfrom synth.bootcamp import MultiTurnBootcamp\n\n\n'
 BODY = '''

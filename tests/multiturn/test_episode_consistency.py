@@ -1,7 +1,7 @@
 """Multi-turn sleepers (issue 22): the gate's episode consistency check sends production's
 traffic -- fresh identities, reset/step calls only, a random hash seed, one process longer-lived
 than production's -- and rejects a step counter and a hash-seed trick that every other check
-misses; honest environments pass it. Production's environments (synth.rollout.EpisodeEnv) are
+misses; honest environments pass it. Production's environments (synth.serving.rollout.EpisodeEnv) are
 replaced after a random, small number of calls, and leave no process behind."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from helpers import descendants
 
 from synth.gate import CheckConfig, CheckStatus, run_checks_file
 from synth.gate.episode_consistency import stream_calls
-from synth.rollout import EPISODE_LIFE, EpisodeEnv, episode_life
 from synth.sandbox import get_backend
+from synth.serving.rollout import EPISODE_LIFE, EpisodeEnv, episode_life
 
 ROOT = Path(__file__).resolve().parents[1]
 SLEEPERS = ROOT / "adversarial" / "sleepers" / "corpus"

@@ -1,4 +1,4 @@
-"""Multi-turn rows are scored as whole episodes: the reward (``synth.reward``, sandboxed and
+"""Multi-turn rows are scored as whole episodes: the reward (``synth.training.reward``, sandboxed and
 trusted) replays a trainer's decoded conversation turn by turn, and the acceptance filter plays
 whole episodes with the solver. Every score is compared with one computed by the game's stated
 rules, without the bootcamp."""
@@ -22,16 +22,16 @@ from helpers import mastermind_feedback as _pegs
 from helpers import mastermind_score as _rule_score
 
 from filters.self_consistency import FilterConfig, run_filter
-from synth import reward
 from synth.bootcamp import BaseBootcamp
 from synth.library import Library
-from synth.rollout import (
+from synth.serving.rollout import (
     EXTRA_REPLAY_STEPS,
     EpisodeEnv,
     replay,
     replay_transcript,
     score_transcript,
 )
+from synth.training import reward
 
 DEFECTS = Path(__file__).resolve().parents[1] / "defects" / "multiturn"
 _RULES = re.compile(r"secret code of (\d+) pegs; each peg is one of (\d+) colours")
@@ -209,7 +209,7 @@ def test_a_step_that_breaks_on_a_replayed_action_is_a_finding(tmp_path: Path,
     before = reward.FINDINGS["guess_raises"]
     text = "<answer>50</answer>\n\n50 is too high.\n\n<answer>twenty</answer>"
     try:
-        with caplog.at_level(logging.ERROR, logger="synth.reward"):
+        with caplog.at_level(logging.ERROR, logger="synth.training.reward"):
             assert score_fn("bootcamp/guess_raises", "<answer>37</answer>", identity) == 1.0
             assert score_fn("bootcamp/guess_raises", text, identity) == 0.0
             assert trusted("bootcamp/guess_raises", text, identity) == 0.0

@@ -1,4 +1,4 @@
-"""The documented rollout loop (synth.rollout) plays full Mastermind episodes against a scripted
+"""The documented rollout loop (synth.serving.rollout) plays full Mastermind episodes against a scripted
 model behind the fake OpenAI server on 127.0.0.1; every score equals an independent replay, and
 exported multi-turn rows carry what a rollout needs."""
 
@@ -18,8 +18,8 @@ from fakes.openai_server import FakeOpenAI, Reply, Request
 from helpers import mastermind_feedback as _feedback
 from helpers import mastermind_score as _expected
 
-from synth.export import ExportConfig, export
-from synth.rollout import EpisodeEnv, RolloutError, replay, rollout
+from synth.serving.rollout import EpisodeEnv, RolloutError, replay, rollout
+from synth.training.export import ExportConfig, export
 
 _SIZES = re.compile(r"secret code of (\d+) pegs; each peg is one of (\d+) colours")
 _GUESS = re.compile(r"^\s+\d+\. ([\d ]+) -> (\d+) black, (\d+) white$", re.MULTILINE)

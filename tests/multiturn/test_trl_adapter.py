@@ -16,14 +16,14 @@ from typing import Any
 import psutil
 import pytest
 
-from synth.export import ExportConfig, export
 from synth.integrations.trl_multiturn import (
     Generation,
     MultiTurnRollout,
     episode_reward_func,
     multi_turn_rollout_func,
 )
-from synth.rollout import EpisodeEnv, extract_action, replay
+from synth.serving.rollout import EpisodeEnv, extract_action, replay
+from synth.training.export import ExportConfig, export
 
 GARBAGE = ["I would rather not play.", "<answer>purple</answer>", "<answer></answer>",
            "<answer>9 9 9 9 9 9 9</answer>"]

@@ -21,9 +21,9 @@ import pytest
 from cluster import LocalRayCluster, alive_node_ids
 from helpers import TOY_COIN, TOY_FLAGGED, TOY_SUM, assert_no_leftovers, make_library, pids_with
 
-from synth.export import SERVER_LABEL, ExportConfig, ExportError, export
-from synth.export_ray import ROW_ID, RayExportSummary, RayUnavailableError
 from synth.library import Library
+from synth.training.export import SERVER_LABEL, ExportConfig, ExportError, export
+from synth.training.export_ray import ROW_ID, RayExportSummary, RayUnavailableError
 
 SHIPPED = ("game24", "knights_knaves")
 #: `synth` as the console script runs it, with the driver's connect made as the cluster's own

@@ -23,9 +23,6 @@ from typing import Any
 import pytest
 from cluster import LocalRayCluster, alive, descendants
 
-from synth import reward
-from synth.datasets import BootcampDataset
-from synth.export import ExportConfig, export
 from synth.integrations import ray_reward
 from synth.integrations.ray_reward import (
     RewardPool,
@@ -33,7 +30,10 @@ from synth.integrations.ray_reward import (
     compute_score_batch,
 )
 from synth.library import Library
-from synth.reward import RewardDataError, compute_score, make_compute_score
+from synth.training import reward
+from synth.training.datasets import BootcampDataset
+from synth.training.export import ExportConfig, export
+from synth.training.reward import RewardDataError, compute_score, make_compute_score
 
 GARBAGE = ["", "no idea", "<answer>", "<answer></answer>", "\x00\udcff<answer>é</answer>",
            "x" * 20_000]
@@ -83,7 +83,7 @@ def shipped_rows(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any
 def _episodes(rows: list[dict[str, Any]]) -> list[tuple[str, Any, str, Any]]:
     """Whole Mastermind episodes as a trainer decodes them (the reference policy's turns with
     the environment's observations between them): each scores as the finished game, 1.0."""
-    from synth.rollout import EpisodeEnv, reference_episode
+    from synth.serving.rollout import EpisodeEnv, reference_episode
 
     out = []
     with EpisodeEnv.from_library("mastermind", backend="process") as env:
@@ -188,7 +188,7 @@ def test_findings_and_errors_are_compute_scores(ray_cluster: LocalRayCluster, tm
     direct = make_compute_score(library, **options)
     try:
         before = reward.FINDINGS["brittle"]
-        with caplog.at_level(logging.ERROR, logger="synth.reward"):
+        with caplog.at_level(logging.ERROR, logger="synth.training.reward"):
             expected = [direct(ds, r, gt) for r in responses]
         direct_findings = reward.FINDINGS["brittle"] - before
         direct_log = caplog.text
@@ -204,7 +204,7 @@ def test_findings_and_errors_are_compute_scores(ray_cluster: LocalRayCluster, tm
     caplog.clear()
     with RewardPool(library, num_actors=2, batch_rows=2, **options) as pool:
         before = reward.FINDINGS["brittle"]
-        with caplog.at_level(logging.ERROR, logger="synth.reward"):
+        with caplog.at_level(logging.ERROR, logger="synth.training.reward"):
             got = pool.score_many([ds] * len(responses), responses, [gt] * len(responses))
         assert got == expected
         # the same findings, counted in this process, logged here with the actor's evidence

@@ -1,4 +1,4 @@
-"""Reading a scripted run and a report page independently of synth.report."""
+"""Reading a scripted run and a report page independently of synth.reporting.report."""
 
 from __future__ import annotations
 

@@ -7,15 +7,15 @@ import re
 import pandas as pd
 import pytest
 
-from synth.llm import Price
-from synth.report import (
+from synth.models.llm import Price
+from synth.reporting.charts import columns_svg, hbar_svg
+from synth.reporting.report import (
     RunRecords,
     analyse,
     fmt,
     render_html,
     sessions,
 )
-from synth.report_charts import columns_svg, hbar_svg
 
 CONFIG = {"band_low": 0.03, "band_high": 0.85, "coder": {"model": "c"}, "solver": {"model": "s"}}
 

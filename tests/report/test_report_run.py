@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 from reading import ScriptedRun, html_tables
 
-from synth.report import analyse, load_run
+from synth.reporting.report import analyse, load_run
 
 # 5 tasks: accept-a and revise-b accepted (revise-b after one revision), broken-c never passes
 # the gate, easy-d is always solved, hard-e never.

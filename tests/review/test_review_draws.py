@@ -21,7 +21,7 @@ from starlette.testclient import TestClient
 
 import synth.web.app as web
 from synth.library import Library
-from synth.review import SampleCase
+from synth.reporting.review import SampleCase
 from synth.web import create_app
 
 BASE = "http://127.0.0.1:8765"

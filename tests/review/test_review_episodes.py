@@ -31,7 +31,7 @@ from typer.testing import CliRunner
 from filters.self_consistency import FilterConfig, FilterResult, run_filter
 from synth.commands.review import app as review_app
 from synth.library import Library
-from synth.review import (
+from synth.reporting.review import (
     EPISODE_TEXT_CHARS,
     MAX_REPLAY_ACTION_CHARS,
     MAX_REPLAY_ACTIONS,
@@ -40,8 +40,8 @@ from synth.review import (
     gather,
     parse_actions,
 )
-from synth.rollout import EpisodeEnv, reference_episode, replay
 from synth.runs import task_slug
+from synth.serving.rollout import EpisodeEnv, reference_episode, replay
 from synth.web import create_app
 from synth.web.app import MAX_REPLAY_FORM_BYTES
 

@@ -1,4 +1,4 @@
-"""synth.review: what is gathered about a bootcamp, and decisions through the library API."""
+"""synth.reporting.review: what is gathered about a bootcamp, and decisions through the library API."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from conftest import HOSTILE, ReviewRun
 
 from synth.library import Library, LibraryError
-from synth.review import ReviewError, accept, gather, list_records, reject, round_diffs
+from synth.reporting.review import ReviewError, accept, gather, list_records, reject, round_diffs
 
 
 def _numbers(prompt: str) -> list[int]:
@@ -118,7 +118,7 @@ def test_decisions_go_through_the_library(library: Path):
 
 
 def test_round_diffs_follow_the_best_candidate(review_run: ReviewRun):
-    from synth.review import load_candidates
+    from synth.reporting.review import load_candidates
 
     cands = load_candidates(review_run.run_dir / "candidates" / "local_revise-b")
     # drop the passing revision: no round 1 left, nothing to diff
@@ -133,7 +133,7 @@ def test_draw_samples_uses_the_method_server_and_the_filter_specs():
     from helpers import TOY_SUM
 
     from filters.self_consistency import sample_specs
-    from synth.review import draw_samples
+    from synth.reporting.review import draw_samples
 
     samples, why = draw_samples(TOY_SUM, 2, "process", seed=4)
     assert why == ""
@@ -147,7 +147,7 @@ def test_draw_samples_uses_the_method_server_and_the_filter_specs():
 def test_draw_samples_reports_a_failing_bootcamp():
     from helpers import TOY_SUM
 
-    from synth.review import draw_samples
+    from synth.reporting.review import draw_samples
 
     broken = TOY_SUM.replace("        return str(sum(identity[\"numbers\"]))",
                              "        raise ArithmeticError('no answer today')")

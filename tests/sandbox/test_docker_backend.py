@@ -22,16 +22,8 @@ from pathlib import Path
 import pytest
 
 from synth.sandbox.base import Limits, Outcome, SandboxJob, Session, SessionError
-from synth.sandbox.docker import (
-    BUILD_SCRIPT,
-    IO_MOUNT,
-    LABEL,
-    OWNER_LABEL,
-    RUNNER_CAPS,
-    DockerBackend,
-    _process_start_time,
-    default_image,
-)
+from synth.sandbox.docker import IO_MOUNT, LABEL, OWNER_LABEL, RUNNER_CAPS, DockerBackend
+from synth.sandbox.docker_engine import BUILD_SCRIPT, default_image, process_start_time
 
 pytestmark = pytest.mark.docker
 
@@ -358,7 +350,7 @@ def test_leftovers_of_dead_owners_removed_at_start_up(shared: DockerBackend) -> 
     client = shared._client
     host = socket.gethostname()
     dead = f"{host}:{2**22 + 12345}:1"
-    alive = f"{host}:1:{_process_start_time(1)}"
+    alive = f"{host}:1:{process_start_time(1)}"
     made = []
     for owner in (dead, alive):
         cont = client.containers.create(

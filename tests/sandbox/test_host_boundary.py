@@ -25,7 +25,7 @@ from synth.sandbox.methods import (
     reply_weight,
 )
 from synth.sandbox.pool import WorkerPool
-from synth.utf8 import ESCAPED_NOTE
+from synth.text.utf8 import ESCAPED_NOTE
 
 ECHO = '''"""Echo bootcamp for tests: prompts, answers and errors say what the case says."""
 

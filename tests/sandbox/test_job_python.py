@@ -156,8 +156,7 @@ def test_inspection_agrees_with_what_the_interpreter_says(venvs: Path):
     import json
     import subprocess
 
-    from synth.sandbox.interpreter import inspect_python
-    from synth.sandbox.process import interpreter_path
+    from synth.sandbox.interpreter import inspect_python, interpreter_path
 
     ask = ("import json, sys; print(json.dumps([list(sys.version_info[:2]), [p for p in "
            "sys.path if p.endswith(('site-packages', 'dist-packages'))]]))")

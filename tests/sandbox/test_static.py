@@ -137,7 +137,7 @@ def test_missing_required_method() -> None:
         "from os import path",
         "import importlib.util",
         "from . import sibling",
-        "import synth.llm",
+        "import synth.models.llm",
         "from synth import llm",
         "from random import *",
     ],

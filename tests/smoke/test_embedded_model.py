@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from synth.commands.run import resolve_models
-from synth.local_model import (
+from synth.models.local import (
     MODELS,
     QWEN_CODER,
     SMOLLM2,

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from helpers import assert_no_leftovers, pids_with
 
-from synth.local_model import SERVER_BINARY, SMOLLM2, find_server
+from synth.models.local import SERVER_BINARY, SMOLLM2, find_server
 from synth.runs import read_events
 
 REPO = Path(__file__).resolve().parents[2]

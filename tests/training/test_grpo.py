@@ -39,8 +39,8 @@ from helpers import assert_no_leftovers, pids_with, processes_with
 from tiny_lm import smollm2_tokenizer, tiny_llama, warm_start
 from transformers import TrainerCallback
 
-from synth.export import ExportConfig, export
 from synth.library import Library
+from synth.training.export import ExportConfig, export
 
 RECIPE = Path(__file__).resolve().parents[2] / "docs" / "recipes" / "grpo_trl.py"
 BOOTCAMP = "code_output"  # the shortest prompts of the shipped library (~210 tokens)

@@ -8,7 +8,7 @@ composed with Hydra the way verl's trainer composes its config:
   with verl's ``collate_fn`` into a ``DataProto``, they carry data_source / reward_model /
   extra_info to the reward;
 * verl's ``get_custom_reward_fn`` loads ``compute_score`` from the recipe's
-  ``reward.custom_reward_function`` (``pkg://synth.reward``, and the file path form), and its
+  ``reward.custom_reward_function`` (``pkg://synth.training.reward``, and the file path form), and its
   scores equal the bootcamp's own ``verify_score`` (imported here only as the test's oracle) on
   right, wrong and missing answers; the top-level ``custom_reward_function`` of older verl
   configs is not read by 0.9.1's trainer;
@@ -38,9 +38,9 @@ from typing import Any
 import pytest
 from helpers import assert_no_leftovers, missing_extra, pids_with
 
-from synth import reward
-from synth.export import ExportConfig, export
 from synth.library import Library
+from synth.training import reward
+from synth.training.export import ExportConfig, export
 
 VERL_VERSION = "0.9.1"  # what scripts/setup.sh installs, and whose internals this test reads
 REPO = Path(__file__).resolve().parents[2]
@@ -48,7 +48,7 @@ RECIPE = REPO / "docs" / "recipes" / "verl_reward.yaml"
 BOOTCAMPS = ["game24", "cipher"]
 GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 RESPONSE_LENGTH = 96
-WORKER = "synth-reward-worker"  # the label of synth.reward's sandboxed workers
+WORKER = "synth-reward-worker"  # the label of synth.training.reward's sandboxed workers
 
 
 @pytest.fixture(scope="module")
@@ -193,7 +193,7 @@ def test_recipe_custom_reward_function_scores_like_verify_score(verl, exported):
     from verl.trainer.ppo.reward import get_custom_reward_fn
 
     config = _compose(exported)
-    assert config.reward.custom_reward_function.path == "pkg://synth.reward"
+    assert config.reward.custom_reward_function.path == "pkg://synth.training.reward"
     assert config.reward.custom_reward_function.name == "compute_score"
     by_package = get_custom_reward_fn(config)
     by_file = get_custom_reward_fn(_compose(
@@ -212,7 +212,7 @@ def test_recipe_custom_reward_function_scores_like_verify_score(verl, exported):
                 got.append(by_package(**kwargs))
                 got_by_file.append(by_file(**kwargs))
                 want.append(_oracle(row, text))
-    finally:  # the pools compute_score started: synth.reward's, and that of the file's copy
+    finally:  # the pools compute_score started: synth.training.reward's, and that of the file's copy
         for fn in (by_package, by_file):
             scorer = fn.args[0].__globals__["_DEFAULT"]  # verl: partial(call, compute_score, kw)
             if scorer is not None:
@@ -225,7 +225,7 @@ def test_recipe_custom_reward_function_scores_like_verify_score(verl, exported):
     # verl 0.9.1's trainer reads only reward.custom_reward_function: with the top-level key of
     # older verl configs it keeps its default scorer, which raises NotImplementedError on a
     # bootcamp/<name> data source
-    legacy = _compose(exported, "custom_reward_function.path=pkg://synth.reward",
+    legacy = _compose(exported, "custom_reward_function.path=pkg://synth.training.reward",
                       "custom_reward_function.name=compute_score",
                       "reward.custom_reward_function.path=null")
     assert get_custom_reward_fn(legacy) is None
@@ -242,7 +242,7 @@ def test_main_ppo_composes_the_recipe_from_the_command_line(verl, exported):
         capture_output=True, text=True, timeout=300, cwd=REPO)
     assert res.returncode == 0, res.stderr[-3000:]
     job = yaml.safe_load(res.stdout)
-    assert job["reward"]["custom_reward_function"] == {"path": "pkg://synth.reward",
+    assert job["reward"]["custom_reward_function"] == {"path": "pkg://synth.training.reward",
                                                        "name": "compute_score"}
     assert job["reward"]["reward_manager"]["name"] == "naive"
     assert job["data"]["prompt_key"] == "prompt"
@@ -283,7 +283,7 @@ class _InProcessActor:
 
 
 class _RecordingReward(reward.RewardFunction):
-    """synth.reward's default scorer, recording the arguments verl hands compute_score."""
+    """synth.training.reward's default scorer, recording the arguments verl hands compute_score."""
 
     def __init__(self) -> None:
         super().__init__()

@@ -30,10 +30,10 @@ import psutil
 import pytest
 from helpers import make_library, missing_extra
 
-from synth import reward
-from synth.export import ExportConfig, export
 from synth.library import Library
-from synth.rollout import EpisodeEnv, extract_action, replay
+from synth.serving.rollout import EpisodeEnv, extract_action, replay
+from synth.training import reward
+from synth.training.export import ExportConfig, export
 
 VERL_VERSION = "0.9.1"
 REPO = Path(__file__).resolve().parents[2]
@@ -530,7 +530,7 @@ def test_a_bootcamp_that_breaks_the_contract_scores_zero_masked_and_logged(
             assert got.score == 1.0 and got.extra["episode_error"] == ""
             assert [t for t, m in zip(got.response, got.mask, strict=True) if m] == \
                 [t for c in calls for t in c.ids]
-        else:  # verl's single-turn loop, scored by synth.reward through verl's reward loop
+        else:  # verl's single-turn loop, scored by synth.training.reward through verl's reward loop
             assert len(calls) == 1 and got.extra["episode_error"] is None
             want = float(cls24.verify_score(calls[0].text, json.loads(truth)))
             assert got.score == got.last == want

@@ -112,8 +112,8 @@ def test_a_part_that_cannot_be_assembled_is_shown_why(run):
 
 
 def test_compiled_and_full_prefixes_are_each_stable(tmp_path: Path):
-    from synth.llm import ModelSpec
-    from synth.prompts import Prompts, compact_source
+    from synth.models.llm import ModelSpec
+    from synth.models.prompts import Prompts, compact_source
     from synth.runs import RunConfig
 
     def ctx(**kw: Any) -> SimpleNamespace:
@@ -160,8 +160,8 @@ def test_a_whole_bootcamp_answering_the_compiled_skeleton(tmp_path: Path, reques
 
     from fakes.scenarios import MAX_BOOTCAMP, MAX_PARTIAL, fenced
 
-    from synth.llm import ModelSpec
-    from synth.prompts import Prompts
+    from synth.models.llm import ModelSpec
+    from synth.models.prompts import Prompts
     from synth.runs import RunConfig
 
     events: list[tuple[str, Any, dict[str, Any]]] = []

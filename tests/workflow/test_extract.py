@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from synth.extract import extract_code
+from synth.models.extract import extract_code
 
 MODULE = '''"""Task."""
 from synth.bootcamp import BaseBootcamp

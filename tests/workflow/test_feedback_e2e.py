@@ -135,7 +135,7 @@ def test_a_name_error_at_generate_is_repaired_from_the_gates_errors(run):
 
 
 def test_the_report_counts_the_repairs(run):
-    from synth.report import analyse, load_run
+    from synth.reporting.report import analyse, load_run
 
     run_dir, _ = run
     report = analyse(load_run(run_dir))
@@ -149,7 +149,7 @@ def test_the_report_counts_the_repairs(run):
 def test_a_module_without_a_docstring_gets_one_naming_the_task(tmp_path: Path):
     from types import SimpleNamespace
 
-    from synth.llm import ModelSpec
+    from synth.models.llm import ModelSpec
     from synth.runs import Run, RunConfig
     from synth.tasks import Provenance, TaskDescription, TaskKind
     from synth.workflow.coder import repair_static

@@ -34,7 +34,8 @@ from synth.gate.report import CheckResult, CheckStatus, differential_examples, r
 from synth.library import Library
 from synth.runs import read_events, task_slug
 from synth.tasks import make_task_id
-from synth.workflow.judge import extract_checker, parse_argument
+from synth.workflow.judge import extract_checker
+from synth.workflow.judge_program import parse_argument
 
 TASKS = {
     "lenient-sort": ("Sort a list of integers", "Given a list of non-negative integers, output the "

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from fakes.openai_server import FakeOpenAI, Reply, Request
 
-from synth.llm import (
+from synth.models.llm import (
     LLMCallRecord,
     LLMClient,
     LLMFailure,

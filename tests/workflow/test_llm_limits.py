@@ -12,7 +12,7 @@ from typing import Any
 
 from fakes.openai_server import FakeOpenAI, Reply
 
-from synth.llm import LLMClient, ModelSpec, RetryPolicy
+from synth.models.llm import LLMClient, ModelSpec, RetryPolicy
 
 
 def _spec(server: FakeOpenAI) -> ModelSpec:

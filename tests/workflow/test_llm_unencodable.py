@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from fakes.openai_server import FakeOpenAI, Reply
 
-from synth.llm import LLMClient, ModelSpec, RetryPolicy
+from synth.models.llm import LLMClient, ModelSpec, RetryPolicy
 from synth.runs import EventLog, read_events
 
 FAST = RetryPolicy(max_attempts=2, initial_s=0.01, max_backoff_s=0.05, max_total_s=30)

@@ -16,8 +16,8 @@ import pytest
 from fakes.scenarios import TOY_SUM, fenced
 
 from synth.library import Library
-from synth.llm import LLMCallRecord, LLMResult, ModelSpec
-from synth.prompts import PROMPTS_DIR, Prompts, compact_source
+from synth.models.llm import LLMCallRecord, LLMResult, ModelSpec
+from synth.models.prompts import PROMPTS_DIR, Prompts, compact_source
 from synth.runs import Run, RunConfig
 from synth.tasks import Example, Provenance, ReferenceProgram, TaskDescription, TaskKind
 from synth.workflow import coder, nodes, steer

@@ -15,7 +15,7 @@ import pytest
 from e2e import FakeEndpoint, only_run, outcomes, run_args, synth, synth_env, write_tasks
 
 from synth.library import Library
-from synth.report import analyse, load_run
+from synth.reporting.report import analyse, load_run
 from synth.runs import read_events
 
 

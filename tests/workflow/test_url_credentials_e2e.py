@@ -14,7 +14,7 @@ from pathlib import Path
 
 from e2e import FakeEndpoint, only_run, outcomes, run_args, synth, synth_env, write_tasks
 
-from synth.llm import redact_text, redact_url
+from synth.models.llm import redact_text, redact_url
 from synth.runs import read_events
 
 PASSWORD = "pw-7f3c9e1d-never-written"

@@ -14,7 +14,7 @@ from pathlib import Path
 from fakes.openai_server import FakeOpenAI, Reply, Request
 
 from synth.library import Library
-from synth.llm import LLMClient, ModelSpec
+from synth.models.llm import LLMClient, ModelSpec
 from synth.runs import Run, RunConfig, read_events
 from synth.tasks import Provenance, TaskDescription, TaskKind
 from synth.workflow.orchestrator import execute, ledger_sink

@@ -1,4 +1,4 @@
-"""Adversarial corpus: imports the pipeline's own packages (pydantic, synth.llm, openai)."""
+"""Adversarial corpus: imports the pipeline's own packages (pydantic, synth.models.llm, openai)."""
 # expect: error
 # static: import
 import importlib
@@ -7,7 +7,7 @@ from synth.bootcamp import BaseBootcamp
 
 
 def attack():
-    for name in ("pydantic", "openai", "synth.llm"):
+    for name in ("pydantic", "openai", "synth.models.llm"):
         importlib.import_module(name)
     return 1
 

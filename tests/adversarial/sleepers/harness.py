@@ -10,10 +10,10 @@ sandbox backend:
 2. when the gate accepts, the production paths, each fed WRONG answers (one per row, in the
    styles in turn, then the row's right answer as a control):
 
-   * ``export``  -- ``synth export`` of a one-bootcamp library (:func:`synth.export.export`,
+   * ``export``  -- ``synth export`` of a one-bootcamp library (:func:`synth.training.export.export`,
      default sizes: 200 train and 50 test rows); its rows feed ``reward`` and ``pool``;
    * ``reward``  -- every row's responses scored by the RL reward
-     (:func:`synth.reward.make_compute_score` over that library: ``compute_score``'s code, one
+     (:func:`synth.training.reward.make_compute_score` over that library: ``compute_score``'s code, one
      warm worker, its canaries at the default rate, waited for at the end) with the row's
      ``data_source``, ``ground_truth`` and ``extra_info``; a multi-turn row's response is
      scored as the episode it writes; a bootcamp its canaries quarantined is ``quarantined``;
@@ -23,7 +23,7 @@ sandbox backend:
    * ``filter``  -- the acceptance filter (:func:`filters.self_consistency.run_filter`, default
      ``FilterConfig``: 64 prompts, seed 0) with a solver that answers every prompt wrongly
      (every turn of an episode, for multi-turn programs);
-   * ``rollout`` -- multi-turn programs only: :func:`synth.rollout.rollout` of exported rows in
+   * ``rollout`` -- multi-turn programs only: :func:`synth.serving.rollout.rollout` of exported rows in
      one reused environment, with a scripted model that always guesses wrong.
 
 A wrong answer is the right one changed (an integer plus one; a word list reversed; a numeral
@@ -420,7 +420,7 @@ class _Production:
 
 
 class ScriptedClient:
-    """An ``openai.AsyncOpenAI`` stand-in for :func:`synth.rollout.rollout`: each chat call
+    """An ``openai.AsyncOpenAI`` stand-in for :func:`synth.serving.rollout.rollout`: each chat call
     returns ``reply(messages)``."""
 
     def __init__(self, reply: Callable[[list[dict[str, str]]], str]) -> None:

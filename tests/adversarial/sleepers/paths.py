@@ -89,7 +89,7 @@ def _tally(path: str, got: list[tuple[Traffic, float | None]]) -> tuple[list[Esc
 def export_path(prod: _Production) -> PathResult:
     """``synth export`` of the one-bootcamp library (default sizes); keeps the rows and their
     right answers for the reward and pool paths."""
-    from synth.export import ExportConfig, ExportError, export
+    from synth.training.export import ExportConfig, ExportError, export
 
     name = prod.program.name
     out = prod.tmp / "export"
@@ -118,7 +118,7 @@ def reward_path(prod: _Production) -> PathResult:
     over the harness's library: one warm worker, or one episode environment, with its
     canaries at the default rate; ``fn.quarantined`` and the library record say when they
     caught the program)."""
-    from synth.reward import make_compute_score
+    from synth.training.reward import make_compute_score
 
     rows = prod.exported_rows()
     fn = make_compute_score(prod.library, backend=prod.backend.name)
@@ -233,9 +233,9 @@ def _always(move: str) -> Callable[[list[dict[str, str]]], str]:
 
 
 def rollout_path(prod: _Production) -> PathResult:
-    """:func:`synth.rollout.rollout` of the first exported rows in one reused environment, with
+    """:func:`synth.serving.rollout.rollout` of the first exported rows in one reused environment, with
     a scripted model that always makes the same losing move."""
-    from synth.rollout import EpisodeEnv, rollout
+    from synth.serving.rollout import EpisodeEnv, rollout
 
     rows = prod.exported_rows()
     env = EpisodeEnv(prod.source, name=prod.program.name, class_name=prod.class_name,

@@ -4,7 +4,7 @@ In a verl 0.9.1 config (the whole recipe: ``docs/recipes/verl_reward.yaml``)::
 
     reward:
       custom_reward_function:
-        path: pkg://synth.reward   # or this file's path
+        path: pkg://synth.training.reward   # or this file's path
         name: compute_score
 
 (verl 0.9.1's trainer reads ``reward.custom_reward_function``; a top-level
@@ -29,7 +29,7 @@ logged with its evidence and the response head, counted in :data:`FINDINGS`, and
 is scored as a whole episode: ``solution_str`` is the decoded conversation after the prompt --
 the model's turns with the environment's observations between them, as a trainer's multi-turn
 rollout writes it -- or a single turn. The episode is replayed from the identity in a sandboxed
-method server (:func:`synth.rollout.replay_transcript`: each turn's action is its last answer,
+method server (:func:`synth.serving.rollout.replay_transcript`: each turn's action is its last answer,
 turns split where the observation the replayed step produced appears), and the score is the
 reward of the last step replayed. A single response is therefore scored as the episode's first
 move (the score so far, usually 0 for a game not yet won), never as if it had finished the game.
@@ -39,7 +39,7 @@ The sandboxed reward audits itself: at random points it sends its own scoring wo
 row's reference answer and a corrupted one, shaped as model responses (an episode's reference
 transcript and a corrupted one, for a multi-turn row), and a bootcamp that scores them wrongly
 is quarantined: its later rows score 0.0 as findings and its library record is marked
-(:mod:`synth.canary`, ``docs/production.md``).
+(:mod:`synth.training.canary`, ``docs/production.md``).
 
 Broken *data* (an unknown data source, a ground truth that is not a JSON object, a module
 that no longer matches the manifest) raises :class:`RewardDataError` naming it, because that is
@@ -63,13 +63,20 @@ from pathlib import Path
 from typing import Any
 
 from synth.bootcamp import BaseBootcamp, MultiTurnBootcamp
-from synth.canary import CANARY_RATE, AnswerProbe, Auditor, EpisodeProbe, Quarantine, Scored
 from synth.library import Library, LibraryError
 from synth.sandbox.kit import json_problem
-from synth.utf8 import describe, encodable, find_unencodable
+from synth.text.utf8 import describe, encodable, find_unencodable
+from synth.training.canary import (
+    CANARY_RATE,
+    AnswerProbe,
+    Auditor,
+    EpisodeProbe,
+    Quarantine,
+    Scored,
+)
 
 PREFIX = "bootcamp/"
-log = logging.getLogger("synth.reward")
+log = logging.getLogger("synth.training.reward")
 
 #: bootcamp name -> verifier failures (exceptions, timeouts, invalid scores) seen in this process
 FINDINGS: Counter[str] = Counter()
@@ -160,7 +167,7 @@ class RewardFunction(_Reward):
     ``verify_score`` call bounded by ``call_timeout_s``. Thread-safe. :meth:`close` stops the
     workers (they are also stopped at interpreter exit).
 
-    Canaries (:mod:`synth.canary`): ``canary_rate`` canaries per real call on average, at
+    Canaries (:mod:`synth.training.canary`): ``canary_rate`` canaries per real call on average, at
     random points (0 turns them off). A bootcamp whose canary fails is quarantined:
     :attr:`quarantined` holds the evidence, its library record's status becomes
     ``quarantined`` (said in the log when the library cannot be written), and its later rows
@@ -338,7 +345,7 @@ def _finding(data_source: str, what: str, solution_str: str) -> float:
 
 
 class _EnvPool:
-    """Sandboxed environments of one multi-turn bootcamp (:class:`synth.rollout.EpisodeEnv`,
+    """Sandboxed environments of one multi-turn bootcamp (:class:`synth.serving.rollout.EpisodeEnv`,
     up to ``size``, started on first use; one episode replay at a time each)."""
 
     def __init__(self, code: str, name: str, class_name: str, size: int, backend: str,
@@ -358,7 +365,7 @@ class _EnvPool:
             pass
         with self.lock:
             if len(self.made) < self.size:
-                from synth.rollout import EpisodeEnv
+                from synth.serving.rollout import EpisodeEnv
 
                 env = EpisodeEnv(self.code, name=self.name, class_name=self.class_name,
                                  backend=self.backend, step_limit_s=self.step_limit_s)
@@ -368,7 +375,7 @@ class _EnvPool:
 
     def replay(self, identity: dict[str, Any], text: str) -> float:
         """The score of the episode ``text`` writes (raises as :func:`score_transcript`)."""
-        from synth.rollout import score_transcript
+        from synth.serving.rollout import score_transcript
 
         env = self._take()
         try:
@@ -378,8 +385,8 @@ class _EnvPool:
         return score
 
     def score(self, data_source: str, identity: dict[str, Any], solution_str: str) -> float:
-        from synth.rollout import RolloutError
         from synth.sandbox.base import SandboxUnavailableError
+        from synth.serving.rollout import RolloutError
 
         try:
             return self.replay(identity, solution_str)
@@ -470,9 +477,9 @@ def _trusted_episode(cls: type[MultiTurnBootcamp], data_source: str, identity: d
                      solution_str: str) -> float:
     """A multi-turn row replayed in this process (trusted code): every reply validated as the
     sandboxed path validates it; the state copied through JSON between steps."""
-    from synth.rollout import RolloutError, replay_transcript
-    from synth.sampling import EpisodeStep, parse_step
     from synth.sandbox.kit import canonical
+    from synth.serving.rollout import RolloutError, replay_transcript
+    from synth.serving.sampling import EpisodeStep, parse_step
 
     def plain(value: Any) -> Any:
         return json.loads(json.dumps(value, allow_nan=False))

@@ -1,6 +1,6 @@
 """reasoning-gym-style datasets over the library: ``dataset[i] -> {question, answer, metadata}``.
 
-    from synth.datasets import BootcampDataset, CompositeDataset
+    from synth.training.datasets import BootcampDataset, CompositeDataset
     ds = BootcampDataset("game24", size=500, seed=0, level="easy")
     entry = ds[17]                      # {"question": prompt, "answer": reference answer, "metadata": {...}}
     ds.score_answer("8/(3-8/3)", entry) # the bootcamp's verify_score of that answer, in [0, 1]
@@ -12,7 +12,7 @@ the same per-index seed derivation as ``synth export``: :func:`synth.sandbox.kit
 hash seed; nothing of the library is imported into this process. The items are drawn once, when
 the dataset is made (``size`` is known), and kept. ``score_answer`` wraps the answer in the
 bootcamp's answer format (its ``wrap_answer``) and scores it with ``verify_score`` in the
-sandbox's warm worker pool (:class:`synth.reward.RewardFunction`); an answer that is not a
+sandbox's warm worker pool (:class:`synth.training.reward.RewardFunction`); an answer that is not a
 string scores 0.0.
 """
 
@@ -24,10 +24,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from synth.curriculum import LevelDifficulty, curriculum_fields, level_difficulty
 from synth.library import Library
-from synth.sampling import DEFAULT_LEVEL, CaseSampler, SampleError
 from synth.sandbox.kit import derive_seed
+from synth.serving.sampling import DEFAULT_LEVEL, CaseSampler, SampleError
+from synth.training.curriculum import LevelDifficulty, curriculum_fields, level_difficulty
 
 __all__ = ["BootcampDataset", "CompositeDataset", "CurriculumDataset", "DatasetError"]
 
@@ -108,7 +108,7 @@ class BootcampDataset(Sequence[dict[str, Any]]):
         if not reply.ok or not isinstance(reply.value, str):
             raise DatasetError(f"bootcamp {self.name!r}: wrap_answer failed: {reply.error}")
         if self._reward is None:
-            from synth.reward import RewardFunction
+            from synth.training.reward import RewardFunction
 
             self._reward = RewardFunction(self.library.root, backend=self.backend)
         return float(self._reward(f"bootcamp/{self.name}", reply.value, meta["identity"]))
@@ -162,9 +162,9 @@ class CompositeDataset(Sequence[dict[str, Any]]):
 
 class CurriculumDataset(Sequence[dict[str, Any]]):
     """Items of several bootcamps ordered from easy to hard: every item's level gets the
-    :func:`~synth.curriculum.level_difficulty` of its bootcamp's record; items are sorted by
+    :func:`~synth.training.curriculum.level_difficulty` of its bootcamp's record; items are sorted by
     (hardness, bootcamp, index), so the order is the same in any process. ``metadata`` gains
-    ``curriculum`` (:func:`~synth.curriculum.curriculum_fields`: hardness, pass_rate,
+    ``curriculum`` (:func:`~synth.training.curriculum.curriculum_fields`: hardness, pass_rate,
     rate_samples -- the answers the rate rests on, few means the order means little --,
     stopped_early, basis); :attr:`levels` holds every level's estimate."""
 

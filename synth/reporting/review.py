@@ -6,7 +6,7 @@ is never imported into the reviewing process), the acceptance filter's solver re
 quality-gate report of the winning candidate, and the unified diffs between the repair rounds of
 its task (read from ``runs/<run_id>/``). For a multi-turn bootcamp it adds episodes turn by turn:
 the reference episodes (the first drawn cases of each level played by the bootcamp's own
-``reference_policy`` in a sandboxed :class:`synth.rollout.EpisodeEnv`), the solver's episodes the
+``reference_policy`` in a sandboxed :class:`synth.serving.rollout.EpisodeEnv`), the solver's episodes the
 filter recorded, and a reviewer's own actions replayed on a drawn case (:func:`replay_actions`);
 a contract break is a finding on the episode, never an exception. :func:`accept` and :func:`reject` write the decision
 through :meth:`Library.set_status`; a rejected bootcamp leaves the registry (it is no longer
@@ -35,9 +35,9 @@ from synth.gate import CheckReport
 from synth.library import BootcampRecord, Library, LibraryError, Status, sha256_text
 from synth.paths import OutsideRootError, contained
 from synth.runs import RunError, run_file, run_folder, task_slug
-from synth.sampling import CaseSampler, SampleError
 from synth.sandbox import SandboxUnavailableError
 from synth.sandbox.base import Backend, Limits
+from synth.serving.sampling import CaseSampler, SampleError
 
 REVIEW_STATUSES: tuple[Status, ...] = ("pending-review", "accepted", "rejected-in-review")
 DEFAULT_BAND = (0.03, 0.85)
@@ -327,8 +327,8 @@ def _cut(text: str, limit: int = EPISODE_TEXT_CHARS) -> str:
 
 
 def _open_env(code: str, name: str, class_name: str, backend: str | Backend) -> Any:
-    """A started :class:`synth.rollout.EpisodeEnv` (raises RolloutError / SandboxUnavailableError)."""
-    from synth.rollout import EpisodeEnv
+    """A started :class:`synth.serving.rollout.EpisodeEnv` (raises RolloutError / SandboxUnavailableError)."""
+    from synth.serving.rollout import EpisodeEnv
 
     env = EpisodeEnv(code, name=name, class_name=class_name, backend=backend)
     return env.start()
@@ -341,7 +341,7 @@ def play_episode(env: Any, episode: Episode, actions: list[str] | None,
     Stops when done, when the actions run out, after :data:`MAX_SHOWN_TURNS` turns or at
     ``deadline`` (``time.monotonic()``). A contract break is the episode's ``error`` (the turns
     before it stay); never raises."""
-    from synth.rollout import RolloutError
+    from synth.serving.rollout import RolloutError
 
     try:
         current = env.reset(episode.identity)
@@ -400,7 +400,7 @@ def reference_episodes(
     """The first ``per_level`` drawn cases of each level played by the bootcamp's own
     ``reference_policy`` in one sandboxed environment, turn by turn (see :func:`play_episode`).
     ([], why) when the environment does not start; [] for a single-turn bootcamp."""
-    from synth.rollout import RolloutError
+    from synth.serving.rollout import RolloutError
 
     chosen: list[SampleCase] = []
     for s in samples:
@@ -466,7 +466,7 @@ def replay_actions(code: str, class_name: str, case: SampleCase, actions: list[s
                    backend: str | Backend, *, key: str = "mine", name: str = "the bootcamp") -> Episode:
     """A reviewer's ``actions`` (from :func:`parse_actions`) played from a drawn ``case`` in a
     fresh sandboxed environment, turn by turn. The actions go only to the sandboxed ``step``."""
-    from synth.rollout import RolloutError
+    from synth.serving.rollout import RolloutError
 
     if len(actions) > MAX_REPLAY_ACTIONS or any(len(a) > MAX_REPLAY_ACTION_CHARS for a in actions):
         raise ReviewError("too many or too long actions (see parse_actions)")

@@ -28,9 +28,9 @@ from filters.self_consistency import (
     Solve,
     run_filter,
 )
-from synth.curriculum import wilson_interval
 from synth.library import BootcampRecord, Calibration, Library, utc_now
 from synth.sandbox.base import Backend
+from synth.training.curriculum import wilson_interval
 
 FindingKind = Literal["verifier_error", "sample_error", "solver_error", "sandbox_error"]
 

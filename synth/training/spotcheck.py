@@ -37,8 +37,8 @@ from typing import Any
 
 from synth.bootcamp import BaseBootcamp
 from synth.gate.probes import hard_mutants, mostly_accepted
-from synth.sampling import DEFAULT_LEVEL, CaseSampler, SampleError
 from synth.sandbox.base import Backend, Outcome
+from synth.serving.sampling import DEFAULT_LEVEL, CaseSampler, SampleError
 
 __all__ = ["SPOT_MAX", "SPOT_MIN", "SPOT_RATE", "PlannedSpotCheck", "SpotCheck", "sample_size",
            "spot_check"]

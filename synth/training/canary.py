@@ -15,7 +15,7 @@ the row it is scoring and sends the SAME scoring workers, by the same call as re
   the gate's mutation rule: one accepted mutant may be another right answer).
 
 For a multi-turn bootcamp a canary is an episode: the transcript of the reference policy's
-episode (:func:`synth.rollout.reference_episode`) replayed through the reward's own
+episode (:func:`synth.serving.rollout.reference_episode`) replayed through the reward's own
 environments must earn what the reference earned, and the same transcript with its last action
 replaced by a hard mutant must earn less.
 
@@ -49,7 +49,7 @@ from synth.sandbox.base import Backend, Outcome, SandboxUnavailableError
 __all__ = ["CANARY_RATE", "AnswerProbe", "Auditor", "Canary", "EpisodeProbe", "OracleError",
            "Probe", "Quarantine", "Scored"]
 
-log = logging.getLogger("synth.reward")
+log = logging.getLogger("synth.training.reward")
 
 #: canaries per real call, on average (each is two scoring calls and one call of the oracle's
 #: process): about 2 % more scoring work (``bench/canaries.py``)
@@ -182,8 +182,8 @@ class AnswerProbe:
         self.closed = False
 
     def reference(self, identity: dict[str, Any]) -> str:
-        from synth.sampling import MAX_TEXT_CHARS
         from synth.sandbox.methods import MethodServer, server_limits
+        from synth.serving.sampling import MAX_TEXT_CHARS
 
         if self.closed:
             raise OracleError("the reward is closing", transient=True)
@@ -241,7 +241,7 @@ class EpisodeProbe:
         self.closed = False
 
     def draw(self, identity: dict[str, Any], rng: random.Random, tally: Tally) -> list[Canary]:
-        from synth.rollout import EpisodeEnv, RolloutError, reference_episode
+        from synth.serving.rollout import EpisodeEnv, RolloutError, reference_episode
 
         if self.closed:
             raise OracleError("the reward is closing", transient=True)
@@ -269,7 +269,7 @@ class EpisodeProbe:
         return out
 
     def send(self, canary: Canary, identity: dict[str, Any]) -> Scored:
-        from synth.rollout import RolloutError
+        from synth.serving.rollout import RolloutError
 
         try:
             return Scored(self.replay(identity, canary.response))

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from synth import pyast
+from synth.text import pyast
 
 __all__ = ["SAME_RATIO", "copies", "fingerprint", "same_solution", "similarity"]
 

@@ -40,7 +40,7 @@ from tenacity import (
     stop_after_delay,
 )
 
-from synth.utf8 import escape_surrogates, escape_value, json_text
+from synth.text.utf8 import escape_surrogates, escape_value, json_text
 
 Role = Literal["coder", "solver"]
 FailureKind = Literal[

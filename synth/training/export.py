@@ -12,7 +12,7 @@ in the test split (or earlier in train) is dropped and counted, and generation c
 the requested count is reached or the bootcamp is shown to be unable to produce that many
 distinct prompts.
 
-The cases are generated in sandboxed method servers (:class:`synth.sampling.CaseSampler`),
+The cases are generated in sandboxed method servers (:class:`synth.serving.sampling.CaseSampler`),
 never in this process: ``workers`` threads each drive one server at a time, a server serves one
 bootcamp, and a thread keeps to the bootcamp it serves while that bootcamp has work. Each value
 a server returns is validated (the case is the canonical JSON of an object, the prompt a bounded
@@ -24,167 +24,55 @@ Hugging Face ``DatasetDict`` saved with ``save_to_disk`` in ``hf/`` (the same ro
 which TRL passes to :func:`synth.integrations.trl.bootcamp_reward_func`). With ``curriculum``
 the train rows are ordered from easy to hard by the library's per-level pass rates, every row
 says in ``extra_info["curriculum"]`` what its level's rate rests on, and ``curriculum.json``
-lists every level's estimate (:mod:`synth.curriculum`).
+lists every level's estimate (:mod:`synth.training.curriculum`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from synth.curriculum import LevelDifficulty, curriculum_fields, level_difficulty
 from synth.library import Library
-from synth.sampling import DEFAULT_LEVEL, CaseSampler, Sample, SampleError
 from synth.sandbox import get_backend
 from synth.sandbox.base import Backend
-from synth.sandbox.kit import derive_seed
-from synth.utf8 import describe, find_unencodable
+from synth.serving.sampling import DEFAULT_LEVEL, CaseSampler, SampleError
+from synth.training.curriculum import LevelDifficulty, curriculum_fields, level_difficulty
+from synth.training.rows import (
+    SERVER_LABEL,
+    SPLITS,
+    BootcampExportStats,
+    ExportConfig,
+    ExportError,
+    ExportSummary,
+    Source,
+    case_seed,
+    make_row,
+    prompt_key,
+    read_sources,
+    unwritable,
+)
 
 if TYPE_CHECKING:
-    from synth.spotcheck import PlannedSpotCheck
-
-Split = Literal["train", "test"]
-SPLITS: tuple[Split, Split] = ("test", "train")  # generation order: test first
-SERVER_LABEL = "synth-export-server"
-
-log = logging.getLogger("synth.export")
+    from synth.training.spotcheck import PlannedSpotCheck
 
 
-class ExportConfig(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+__all__ = ["ExportConfig", "ExportError", "ExportSummary", "export"]
 
-    out: Path
-    library: Path | None = None
-    per_bootcamp: int = Field(default=200, ge=0, le=1_000_000)
-    test_per_bootcamp: int = Field(default=50, ge=0, le=1_000_000)
-    level: str | None = None
-    seed: int = 0
-    format: Literal["jsonl", "parquet", "hf"] = "jsonl"
-    curriculum: bool = Field(default=False, description="order train rows easy to hard by the "
-                             "library's per-level pass rates (see synth.curriculum)")
-    workers: int = Field(default=2, ge=1, le=256, description="concurrent method servers")
-    bootcamps: list[str] | None = None
-    chunk_size: int = Field(default=64, ge=1, le=100_000, description="specs per sample call")
-    sandbox: Literal["auto", "process", "bwrap", "docker"] = "auto"
-    call_limit_s: float = Field(default=10.0, gt=0, le=600, description="per bootcamp call")
-    executor: Literal["local", "ray"] = Field(default="local", description="local: method "
-                                              "servers in this process tree; ray: Ray tasks on "
-                                              "a cluster, parquet shards (synth.export_ray)")
-    ray_address: str | None = Field(default=None, description="the Ray cluster (default: the "
-                                    "connected one, else RAY_ADDRESS, else a new local one)")
-    spot_check: bool = Field(default=True, description="audit a random sample of each "
-                             "bootcamp's rows in a fresh worker (synth.spotcheck); a bootcamp "
-                             "that fails is quarantined and its rows left out")
-
-
-class BootcampExportStats(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    train: int = 0
-    test: int = 0
-    generated: int = 0
-    dup_within_split: int = 0
-    dup_across_splits: int = 0
-    short_by: int = 0
-
-
-class ExportSummary(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    files: list[str]
-    rows: dict[str, int]
-    duplicates_dropped: int
-    per_bootcamp: dict[str, BootcampExportStats]
-    elapsed_s: float
-    workers: int
-    backend: str = ""
-    servers_started: int = 0
-    curriculum: list[LevelDifficulty] | None = None
-    #: bootcamps whose rows failed the spot-check: quarantined, their rows left out (why)
-    quarantined: dict[str, str] = Field(default_factory=dict)
-    spot_checked: int = 0  # rows spot-checked in all
-    spot_check_s: float = 0.0
-
-
-class ExportError(Exception):
-    """A bootcamp failed while exporting; the message names it, the row and the exception."""
-
-    def __init__(self, message: str, traceback: str = "") -> None:
-        super().__init__(message)
-        self.traceback = traceback
-
-
-def case_seed(seed: int, name: str, split: str, index: int) -> int:
-    """The seed of row ``index`` of ``split`` for bootcamp ``name`` (the kit's derivation)."""
-    return derive_seed(seed, name, split, index)
+log = logging.getLogger("synth.training.export")
 
 
 # -- rows --------------------------------------------------------------------------------------
 
 
-def make_row(name: str, split: str, index: int, sample: Sample) -> dict[str, Any]:
-    """One verl row from a validated sample (``ground_truth`` is the case's canonical JSON).
-
-    A multi-turn bootcamp's row is an episode: the prompt is its first observation, the ground
-    truth its identity, and ``extra_info`` also says ``multi_turn: true`` and ``max_turns``
-    (the episode is played with :func:`synth.rollout.rollout` or a trainer adapter, and
-    :func:`synth.reward.compute_score` scores a decoded conversation as the whole episode)."""
-    row: dict[str, Any] = {
-        "data_source": f"bootcamp/{name}",
-        "prompt": [{"role": "user", "content": sample.prompt}],
-        "ability": "reasoning",
-        "reward_model": {"style": "rule", "ground_truth": sample.case_text},
-        "extra_info": {
-            "bootcamp": name,
-            "level": sample.level,
-            "seed": sample.seed,
-            "index": index,
-            "split": split,
-        },
-    }
-    if sample.max_turns is not None:
-        row["extra_info"].update(multi_turn=True, max_turns=sample.max_turns)
-    return row
-
-
-def _prompt_key(row: dict[str, Any]) -> str:
-    # surrogatepass: a key never fails; the writer refuses such a row, naming it (unwritable)
-    return hashlib.sha256(row["prompt"][0]["content"].encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def unwritable(rows: Iterable[dict[str, Any]], target: str) -> ExportError:
-    """The error of a writer that failed on text UTF-8 cannot encode: it names the first such
-    row's bootcamp, split and index, and where in the row the text is."""
-    for row in rows:
-        places = find_unencodable(row, 1)
-        if places:
-            info = row.get("extra_info") or {}
-            return ExportError(f"bootcamp {info.get('bootcamp')!r}: row {info.get('split')}"
-                               f"[{info.get('index')}] cannot be written to {target}: "
-                               f"{describe(places[0], 'the row')}")
-    return ExportError(f"cannot write {target}: a row holds text UTF-8 cannot encode")
-
-
 # -- the servers ----------------------------------------------------------------------------
-
-
-@dataclass
-class _Source:
-    name: str
-    code: str
-    class_name: str
-    levels: list[str] | None = None  # from the first handshake; every later one must agree
 
 
 @dataclass
@@ -203,7 +91,7 @@ class _Servers:
     bootcamp no thread serves (starting that bootcamp's server); else the oldest task of all
     (a second server for a busy bootcamp)."""
 
-    def __init__(self, cfg: ExportConfig, backend: Backend, sources: dict[str, _Source],
+    def __init__(self, cfg: ExportConfig, backend: Backend, sources: dict[str, Source],
                  planned: dict[str, PlannedSpotCheck] | None = None) -> None:
         self.cfg = cfg
         self.backend = backend
@@ -398,7 +286,7 @@ class _Bootcamp:
                     if len(out) >= target:
                         break
                     self.stats.generated += 1
-                    key = _prompt_key(row)
+                    key = prompt_key(row)
                     if key in self.forbidden:
                         self.stats.dup_across_splits += 1
                         continue
@@ -476,7 +364,7 @@ def _write_hf(splits: dict[str, list[dict[str, Any]]], out: Path) -> Path:
     return target
 
 
-def _curriculum(lib: Library, camps: list[_Bootcamp], sources: dict[str, _Source],
+def _curriculum(lib: Library, camps: list[_Bootcamp], sources: dict[str, Source],
                 level: str | None) -> tuple[list[LevelDifficulty], list[dict[str, Any]]]:
     """Every exported level's estimate, and the train rows sorted by (hardness, bootcamp
     position, index); each row of both splits gains ``extra_info["curriculum"]``."""
@@ -499,14 +387,6 @@ def _curriculum(lib: Library, camps: list[_Bootcamp], sources: dict[str, _Source
     return table, [k[3] for k in keyed]
 
 
-def _sources(lib: Library, names: list[str]) -> dict[str, _Source]:
-    sources = {}
-    for n in names:  # hash-checked against the manifest, never imported
-        rec, code = lib.checked_code(n)
-        sources[n] = _Source(n, code, rec.class_name)
-    return sources
-
-
 def export(
     cfg: ExportConfig, progress: Callable[[str, int], Callable[[int], None]] | None = None
 ) -> ExportSummary:
@@ -518,7 +398,9 @@ def export(
     nothing is written then.
     """
     if cfg.executor == "ray":
-        from synth.export_ray import export_ray  # Ray, the optional extra, only on this path
+        from synth.training.export_ray import (
+            export_ray,  # Ray, the optional extra, only on this path
+        )
 
         return export_ray(cfg, progress)
     t0 = time.perf_counter()
@@ -526,7 +408,7 @@ def export(
     names = cfg.bootcamps or lib.list_bootcamps()
     if not names:
         raise ValueError(f"no accepted bootcamps in {lib.root}; nothing to export")
-    sources = _sources(lib, list(dict.fromkeys(names)))
+    sources = read_sources(lib, list(dict.fromkeys(names)))
     names = list(sources)
     backend = get_backend(cfg.sandbox)
     stats = {n: BootcampExportStats() for n in names}
@@ -538,7 +420,7 @@ def export(
         split: progress(split, target * len(names)) if progress else _noop
         for split, target in (("test", cfg.test_per_bootcamp), ("train", cfg.per_bootcamp))
     }
-    from synth.spotcheck import run_in_background  # the gate's probes, only when exporting
+    from synth.training.spotcheck import run_in_background  # the gate's probes, only when exporting
 
     planned = _plan_spot_checks(cfg, sources, backend)
     auditing = run_in_background(list(planned.values())) if planned else None
@@ -604,10 +486,10 @@ def export(
     )
 
 
-def _plan_spot_checks(cfg: ExportConfig, sources: dict[str, _Source],
+def _plan_spot_checks(cfg: ExportConfig, sources: dict[str, Source],
                       backend: Backend) -> dict[str, PlannedSpotCheck]:
-    """Each bootcamp's spot-check (:mod:`synth.spotcheck`), planned before its rows exist."""
-    from synth.spotcheck import PlannedSpotCheck
+    """Each bootcamp's spot-check (:mod:`synth.training.spotcheck`), planned before its rows exist."""
+    from synth.training.spotcheck import PlannedSpotCheck
 
     if not cfg.spot_check:
         return {}

@@ -30,10 +30,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from synth import pyast
 from synth.gate.corpus import GateJob, GateOutcome, run_parallel
 from synth.gate.report import CheckConfig, CheckReport, CheckResult
 from synth.sandbox.base import Backend
+from synth.text import pyast
 
 __all__ = [
     "CSV_COLUMNS",
@@ -79,7 +79,7 @@ VERDICT_TEXT = {
 }
 _SKIP_DIRS = frozenset({"__pycache__", "node_modules", "site-packages", "dist-packages"})
 _HTML_ARTIFACT = 1500
-TEMPLATES_DIR = Path(__file__).resolve().parent / "report_templates"
+TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
 
 
 @dataclass(frozen=True)
@@ -418,7 +418,7 @@ def render_html(audit: Audit) -> str:
     filterable table, and per module its findings grouped by severity with the evidence."""
     import jinja2
 
-    env = jinja2.Environment(  # the settings of synth/report.py's environment (no pandas here)
+    env = jinja2.Environment(  # the settings of synth/reporting/report.py's environment (no pandas here)
         loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)), autoescape=True,
         undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["shown"] = _shown

@@ -6,7 +6,7 @@ it from trusted code, with the bootcamp in a sandboxed method server (never impo
 the model behind the official ``openai`` client::
 
     import asyncio, openai
-    from synth.rollout import rollout
+    from synth.serving.rollout import rollout
 
     client = openai.AsyncOpenAI(base_url="http://127.0.0.1:8080/v1", api_key="none")
     result = asyncio.run(rollout("mastermind", identity, client, model="my-model"))
@@ -22,7 +22,7 @@ parsed dict); ``synth export`` marks such rows ``extra_info.multi_turn``. Each t
    ``extract_output``, run here -- or ``""`` when it gave none (the bootcamp scores that by its
    rules: it never ends the loop);
 3. ``step(state, action)`` in the sandbox; its reply is validated here
-   (:func:`synth.sampling.parse_step`: the reward a finite float in [0, 1], the state a JSON
+   (:func:`synth.serving.sampling.parse_step`: the reward a finite float in [0, 1], the state a JSON
    dict), and the loop ends when the episode is done or after ``MAX_TURNS`` steps.
 
 The state never leaves this process but as the JSON passed to the next ``step``; the model
@@ -46,7 +46,11 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from synth.bootcamp import ANSWER_CLOSE, BaseBootcamp
-from synth.sampling import (
+from synth.sandbox.base import Backend, Outcome, SandboxUnavailableError
+from synth.sandbox.kit import canonical
+from synth.sandbox.methods import MethodServer, server_limits
+from synth.sandbox.pool import worker_life
+from synth.serving.sampling import (
     EpisodeStep,
     multi_turn_info,
     parse_action,
@@ -54,11 +58,7 @@ from synth.sampling import (
     parse_reset,
     parse_step,
 )
-from synth.sandbox.base import Backend, Outcome, SandboxUnavailableError
-from synth.sandbox.kit import canonical
-from synth.sandbox.methods import MethodServer, server_limits
-from synth.sandbox.pool import worker_life
-from synth.utf8 import escape_surrogates
+from synth.text.utf8 import escape_surrogates
 
 __all__ = ["EPISODE_LIFE", "EpisodeEnv", "RolloutError", "RolloutResult", "Turn", "episode_life",
            "reference_episode", "replay", "replay_transcript", "rollout", "score_transcript"]
@@ -175,7 +175,7 @@ class EpisodeEnv:
         if declared is None:
             self.close()
             raise RolloutError(f"{self.name} is not a multi-turn bootcamp (score its single "
-                               "answers with synth.reward instead)")
+                               "answers with synth.training.reward instead)")
         self.max_turns, self.engines = declared
         self._life, self._calls = worker_life(self.recycle_after), 0
         return self
@@ -276,7 +276,7 @@ async def rollout(
             reply = await client.chat.completions.create(model=model, messages=shown,
                                                          **create_kwargs)
             # a JSON "\ud800" escape gives a lone surrogate, which no writer (nor the
-            # sandbox's reply) takes: kept as the text \udXXX, as synth.llm keeps it
+            # sandbox's reply) takes: kept as the text \udXXX, as synth.models.llm keeps it
             response = escape_surrogates(reply.choices[0].message.content or "")
             out.messages.append({"role": "assistant", "content": response})
             action = extract_action(response)

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
 if TYPE_CHECKING:
-    from synth.report import Report
+    import pandas as pd
 
 _W = 560
 
@@ -154,9 +154,11 @@ def _values(column: Sequence[object]) -> list[float | None]:
     return out
 
 
-def charts(report: Report) -> dict[str, Markup]:
-    """The page's charts, from the report's tables."""
-    t = report.tables
+def charts(tables: Mapping[str, pd.DataFrame], cost_usd: float,
+           band: tuple[float, float]) -> dict[str, Markup]:
+    """The page's charts, from a run report's tables (:attr:`synth.reporting.report.Report.tables`),
+    its total cost and the filter's pass-rate band."""
+    t = tables
     funnel = [(str(r["stage"]), float(r["tasks"])) for r in t["yield"].to_dict("records")]
     reasons = [(f"{r['reason_code']}", float(r["tasks"])) for r in t["reasons"].to_dict("records")]
     hist = t["pass_rates"]
@@ -166,7 +168,7 @@ def charts(report: Report) -> dict[str, Markup]:
         .groupby("stage", sort=False)[["cost_usd", "tokens_in", "tokens_out"]]
         .sum()
     )
-    if report.facts["cost_usd"] > 0:
+    if cost_usd > 0:
         spend = [(str(k), float(v)) for k, v in stage["cost_usd"].items()]
         spend_chart = hbar_svg(spend, "cost per stage", "${:,.4f}", css="bar cost")
     else:
@@ -186,7 +188,7 @@ def charts(report: Report) -> dict[str, Markup]:
             list(hist["bin"]),
             [("tasks", [float(x) for x in hist["tasks"]])],
             "filter pass-rate histogram",
-            x_band=report.band,
+            x_band=band,
             y_fmt="{:.0f}",
             y_max=2.0 * max(1, math.ceil(float(hist["tasks"].max() or 0) / 2)),
             x_edges=[f"{x:g}" for x in [*hist["low"], 1.0]],
@@ -199,7 +201,7 @@ def charts(report: Report) -> dict[str, Markup]:
             ],
             "mean pass rate per level",
             y_max=1.0,
-            y_band=report.band,
+            y_band=band,
             y_fmt="{:.2f}",
             zero_labels=True,
         ),

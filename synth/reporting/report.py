@@ -23,11 +23,11 @@ from typing import Any
 import jinja2
 import pandas as pd
 
-from synth.llm import Price
-from synth.report_charts import charts
+from synth.models.llm import Price
+from synth.reporting.charts import charts
 from synth.runs import read_events, task_slug
 
-TEMPLATES_DIR = Path(__file__).resolve().parent / "report_templates"
+TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
 STAGES = ("tasks", "started", "drafted", "passed gate", "passed filter", "committed")
 N_BINS = 10
 CALL_COLUMNS = ["task", "role", "model", "tag", "tokens_in", "tokens_out", "tokens_cached", "latency_s"]
@@ -711,7 +711,7 @@ def render_html(report: Report) -> str:
             band=report.band,
             cards=cards,
             tables=tables,
-            charts=charts(report),
+            charts=charts(report.tables, report.facts["cost_usd"], report.band),
             generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         )
     )

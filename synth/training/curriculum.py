@@ -1,6 +1,6 @@
 """How hard each level of a library bootcamp is, and what that estimate rests on.
 
-Curricula (``synth export --curriculum``, :class:`synth.datasets.CurriculumDataset`) order
+Curricula (``synth export --curriculum``, :class:`synth.training.datasets.CurriculumDataset`) order
 training items from easy to hard by the solver pass rates the library measured per level.
 A rate is only as good as the answers behind it: the acceptance filter stops as soon as the
 band is decided, so a level's rate can rest on one or two answers. Every estimate therefore

@@ -278,10 +278,10 @@ class LocalModelServer:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m synth.local_model install [KEY ...]``: join and verify the embedded models."""
+    """``python -m synth.models.local install [KEY ...]``: join and verify the embedded models."""
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] != "install":
-        print("usage: python -m synth.local_model install [local|local-smoke ...]", file=sys.stderr)
+        print("usage: python -m synth.models.local install [local|local-smoke ...]", file=sys.stderr)
         return 2
     keys = args[1:] or list(MODELS)
     for key in keys:

@@ -28,9 +28,9 @@ from typing import Any
 
 import jinja2
 
-from synth import pyast
+from synth.text import pyast
 
-PROMPTS_DIR = Path(__file__).resolve().parent.parent / "prompts"
+PROMPTS_DIR = Path(__file__).resolve().parents[2] / "prompts"
 _INCLUDE_RE = re.compile(r"""\{%-?\s*(?:include|import|extends|from)\s+["']([^"']+)["']""")
 
 

@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from synth import pyast
+from synth.text import pyast
 
 FailureKind = Literal["no_code", "truncated", "syntax_error", "no_bootcamp_class", "too_large"]
 
