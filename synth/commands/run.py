@@ -68,7 +68,8 @@ def resolve_models(
         model = LOCAL
     embedded = MODELS.get(model or "")
     if embedded is not None:
-        spec = ModelSpec(model=embedded.alias, base_url=LOCAL, max_tokens=1536, temperature=0.3)
+        spec = ModelSpec(model=embedded.alias, base_url=LOCAL, max_tokens=embedded.coder_max_tokens,
+                         temperature=0.3)
         return spec, spec.model_copy(update={"max_tokens": 384, "temperature": 0.7}), embedded
     if model is not None:
         coder_model = coder_model or model

@@ -57,6 +57,9 @@ class EmbeddedModel:
     ctx_per_slot: int
     parallel: int
     notice: str
+    #: the coder's output limit: the code model needs room for a module; the smoke model only
+    #: repeats itself after a few hundred tokens, and its output is never accepted anyway
+    coder_max_tokens: int = 1536
 
     @property
     def file_name(self) -> str:
@@ -109,6 +112,7 @@ SMOLLM2 = EmbeddedModel(
     size=98_362_432,
     ctx_per_slot=8192,
     parallel=1,
+    coder_max_tokens=256,
     notice=(
         "synth: using the embedded smoke-test model SmolLM2-135M (llama.cpp on 127.0.0.1). It is far "
         "too weak to produce accepted bootcamps: this checks the pipeline end to end in minutes."

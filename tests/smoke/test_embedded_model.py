@@ -103,8 +103,10 @@ def test_the_installed_models_match_their_records():
 def test_no_endpoint_means_the_embedded_coder_for_every_role():
     coder, solver, embedded = resolve_models(None, None, None, None, None, None, env={})
     assert embedded is QWEN_CODER and coder.model == solver.model == QWEN_CODER.alias
-    _, _, smoke = resolve_models("local-smoke", None, None, None, None, None, env={})
+    assert coder.max_tokens == 1536  # room for a whole module
+    smoke_coder, _, smoke = resolve_models("local-smoke", None, None, None, None, None, env={})
     assert smoke is SMOLLM2
+    assert smoke_coder.max_tokens == SMOLLM2.coder_max_tokens < coder.max_tokens
     _, _, none = resolve_models(None, None, None, None, None, None, env={"OPENAI_API_KEY": "k"})
     assert none is None
     assert set(MODELS) == {"local", "local-smoke"}
