@@ -88,27 +88,55 @@ def input_size(task: TaskDescription) -> tuple[int, int]:
     return (len(text.splitlines()), len(text))
 
 
+class SourceUsedUp(Exception):
+    """Every task the source gave is in the library already (and ``--force`` was not given)."""
+
+    def __init__(self, source: str, total: int, path: Path | None) -> None:
+        from synth.sources import list_sources
+
+        others = ", ".join(s.name for s in list_sources() if s.name != source)
+        where = f"{path}" if path else "the bundled sample"
+        super().__init__(
+            f"all {total} task(s) of {source} ({where}) are in the library already; nothing new to "
+            f"do. Give --path with more tasks, another --source ({others}), or --force to redo them.")
+
+
 def load_source_tasks(source: str, path: Path | None, limit: int | None, sandbox: str,
-                      order: str = "source") -> list[TaskDescription]:
-    """The source's tasks, at most ``limit``: the first ones in the source's order, or with
-    ``order="simplest"`` the ones with the shortest example inputs (all are loaded to pick)."""
+                      order: str = "source", library: Any = None) -> list[TaskDescription]:
+    """The source's tasks not yet in ``library`` (a :class:`~synth.library.Library`; None: no
+    filter), at most ``limit``: the first ones in the source's order, or with
+    ``order="simplest"`` the ones with the shortest example inputs (all are loaded to pick).
+    Tasks in the library are dropped before the limit, so ``--limit N`` means N new tasks.
+    Raises :class:`SourceUsedUp` when the source gave tasks and every one is in the library."""
     from synth.commands.sources import consume, open_stream
     from synth.tasks import SourceError
 
     if order not in ("source", "simplest"):
         raise fail(f"--order must be source or simplest, not {order!r}")
-    given: dict[str, Any] = {"path": path, "limit": limit if order == "source" else None}
+    given: dict[str, Any] = {"path": path, "limit": limit if order == "source" and library is None
+                             else None}
     if source == "codecontests":
         given["backend"] = sandbox
+    done = ({(r.source, r.task_id) for r in library.read_manifest().bootcamps}
+            if library is not None else set())
     tasks: list[TaskDescription] = []
     skipped: Counter[str] = Counter()
+    in_library = 0
     for item in consume(open_stream(source, **given)):
         if isinstance(item, SourceError):
             skipped[str(item.reason)] += 1
+        elif (item.source, item.id) in done:
+            in_library += 1
         else:
             tasks.append(item)
+            if order == "source" and limit is not None and len(tasks) >= limit:
+                break
     if skipped:
         err.print("source: skipped " + ", ".join(f"{n} ({r})" for r, n in skipped.most_common()))
+    if in_library and not tasks:
+        raise SourceUsedUp(source, in_library, path)
+    if in_library:
+        err.print(f"source: {in_library} task(s) already in the library, not counted by --limit")
     if order == "simplest":
         tasks = sorted(tasks, key=input_size)[:limit]  # stable: ties keep the source's order
     return tasks
@@ -152,7 +180,7 @@ def _final_table(summary: RunSummary, width: int = 80) -> Group:
 def run_command(
     source: Annotated[str, typer.Option(help="Task-description source (see `synth sources list`).")] = "codecontests",
     path: Annotated[Path | None, typer.Option(help="Source data file or folder (default: bundled sample).")] = None,
-    limit: Annotated[int | None, typer.Option(help="At most this many tasks (default: all; 2 for the embedded model).")] = None,
+    limit: Annotated[int | None, typer.Option(help="At most this many tasks not yet in the library (default: all; 2 for the embedded model). Tasks in the library are skipped first.")] = None,
     model: Annotated[str | None, typer.Option(help="One model for every role; 'local' = the embedded Qwen2.5-Coder-1.5B (the default without an endpoint), 'local-smoke' = SmolLM2-135M.")] = None,
     coder_model: Annotated[str | None, typer.Option(help=f"Code model (default {DEFAULT_CODER}).")] = None,
     solver_model: Annotated[str | None, typer.Option(help=f"Solver model (default {DEFAULT_SOLVER}).")] = None,
@@ -259,7 +287,15 @@ def run_command(
             tasks = load_tasks(run)
             err.print(f"resuming run {run.run_id} ({len(tasks)} tasks)")
         else:
-            tasks = load_source_tasks(source, path, limit, sandbox, order)
+            from synth.library import Library
+
+            try:
+                tasks = load_source_tasks(source, path, limit, sandbox, order,
+                                          library=None if force or not library.exists()
+                                          else Library(library))
+            except SourceUsedUp as exc:
+                err.print(str(exc), soft_wrap=True)
+                raise typer.Exit(0) from None
             if not tasks:
                 raise fail(f"source {source!r} gave no tasks")
             run = Run.create(runs_dir, cfg)
