@@ -89,9 +89,12 @@ def run_parallel(jobs: Iterable[GateJob], backend: str | Backend, *, workers: in
 
 
 def run_corpus(folder: Path, backend: str | Backend, *, checkers: bool = True, workers: int = 2,
-               config: CheckConfig | None = None) -> list[CorpusResult]:
+               config: CheckConfig | None = None,
+               kinds: set[str] | None = None) -> list[CorpusResult]:
+    """Gate every module the folder's MANIFEST.json lists (only those of ``kinds`` if given)."""
     manifest = json.loads((folder / "MANIFEST.json").read_text(encoding="utf-8"))
-    entries = [(m["module"], m["kind"]) for m in manifest["modules"]]
+    entries = [(m["module"], m["kind"]) for m in manifest["modules"]
+               if kinds is None or m["kind"] in kinds]
     jobs = []
     for name, _ in entries:
         checker = folder / f"{name}.checker.py"
