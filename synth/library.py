@@ -166,6 +166,11 @@ class BootcampRecord(BaseModel):
         default=None, description="the engines the bootcamp declares (ENGINES), each with the "
         "version its cases and scores were made with (they are reproducible with that version)"
     )
+    task_text_key: str | None = Field(
+        default=None, description="key of the task's statement (normalised, numbers masked: "
+        "filters.dedup_index.task_text_key): a bootcamp of the same family with the same key "
+        "is a duplicate; None for a bootcamp without a task description (hand-written)"
+    )
 
     @field_validator("name")
     @classmethod
@@ -211,7 +216,7 @@ def utc_now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _atomic_write(path: Path, data: str) -> None:
+def atomic_write(path: Path, data: str) -> None:
     """Write ``data`` to ``path`` so that readers see the old or the new file, never a part."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -320,7 +325,7 @@ class Library:
     def _write_manifest(self, manifest: Manifest) -> None:
         manifest.bootcamps.sort(key=lambda r: r.name)
         text = json.dumps(manifest.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
-        _atomic_write(self.manifest_path, text)
+        atomic_write(self.manifest_path, text)
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -474,9 +479,9 @@ class Library:
                 raise LibraryError(
                     f"{module_path} exists, differs and is not in the manifest; move it away first"
                 )
-            _atomic_write(module_path, code)
+            atomic_write(module_path, code)
             if ref_rel is not None and reference_code is not None:
-                _atomic_write(self.root / ref_rel, reference_code)
+                atomic_write(self.root / ref_rel, reference_code)
             manifest.bootcamps = [r for r in manifest.bootcamps if r.name != name]
             manifest.bootcamps.append(record)
             self._write_manifest(manifest)
@@ -486,7 +491,7 @@ class Library:
     def write_file(self, rel: str, text: str) -> None:
         """Write a file of the library that has no record of its own (a bootcamp's independent
         checker) at ``rel``, atomically; writing the same text again changes nothing."""
-        _atomic_write(self._inside(rel), text)
+        atomic_write(self._inside(rel), text)
 
     def remove_file(self, rel: str) -> None:
         self._inside(rel)  # refused when it leads out of the library

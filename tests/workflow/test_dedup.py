@@ -1,0 +1,223 @@
+"""Behavioural deduplication across the library (filters/dedup.py, filters/dedup_index.py):
+what is a duplicate and what is not, the evidence, the index on disk, and `synth run`
+rejecting a duplicate with ``duplicate_of``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from dedup_bootcamps import DISTINCT, LEVEL_PARAMS, PRODUCT, RENAMED, SHUFFLED, SUM, modulo
+
+import filters.dedup as dedup
+from filters.dedup import DedupVerdict, commit_unless_duplicate, reindex
+from filters.dedup_index import (
+    PROBE_SEEDS,
+    DedupIndex,
+    agreement,
+    family_of,
+    mask_numbers,
+    naive_duplicates,
+    task_text_key,
+)
+from synth.library import BootcampRecord, Library, find_bootcamp_class
+from synth.serving.sampling import CaseSampler
+
+BACKEND = "process"
+PROBES = 2 * len(PROBE_SEEDS)  # every bootcamp here has two levels
+
+
+class CountingSampler(CaseSampler):
+    """Records the name of the bootcamp each ``sample`` call draws from."""
+
+    drawn: list[str] = []
+
+    def sample(self, specs: Any, answers: bool = False) -> Any:
+        CountingSampler.drawn.append(self.name)
+        return super().sample(specs, answers)
+
+
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    CountingSampler.drawn = []
+    monkeypatch.setattr(dedup, "CaseSampler", CountingSampler)
+    return CountingSampler.drawn
+
+
+def check(lib: Library, name: str, code: str, *, text: str | None = None, source: str = "local",
+          origin: str = "generated", exclude: tuple[str, ...] = ()
+          ) -> tuple[DedupVerdict, BootcampRecord | None]:
+    """The check a commit makes, committing ``code`` as ``name`` unless it is a duplicate."""
+    key = task_text_key(text) if text is not None else None
+
+    def write() -> BootcampRecord:
+        return lib.commit(name=name, code=code, class_name=find_bootcamp_class(code),
+                          source=source, task_id=f"{source}/{name}", origin=origin,  # type: ignore[arg-type]
+                          task_text_key=key, replace=name in exclude)
+
+    return commit_unless_duplicate(lib, code, write, family=family_of(source, origin),
+                                   text_key=key, exclude=exclude, backend=BACKEND)
+
+
+@pytest.fixture
+def lib(tmp_path: Path) -> Library:
+    library = Library(tmp_path / "lib")
+    verdict, record = check(library, "sum", SUM, text="Add the integers of a list.")
+    assert record is not None and verdict.duplicate_of is None and verdict.skipped is None
+    return library
+
+
+def assert_duplicate(verdict: DedupVerdict, record: BootcampRecord | None, by: str) -> None:
+    assert record is None, "a duplicate must not be committed"
+    assert verdict.duplicate_of == "sum" and verdict.by == by, verdict
+    assert by == "statement" or min(verdict.ratios) >= 0.95, verdict.ratios
+    assert verdict.reason().startswith("duplicate of sum: ")
+
+
+# -- true duplicates --------------------------------------------------------------------------
+
+
+def test_the_same_task_rewritten_with_other_fields_and_style_is_a_duplicate(lib: Library):
+    verdict, record = check(lib, "total", RENAMED)
+    assert_duplicate(verdict, record, "behaviour")
+    # the evidence: which probes agreed and how (the case values with the answer)
+    assert (verdict.candidate_agreed, verdict.candidate_probes) == (PROBES, PROBES)
+    assert (verdict.existing_agreed, verdict.existing_probes) == (PROBES, PROBES)
+    assert verdict.agreed[0] == "tiny/0: values ~ easy/0" and not verdict.disagreed
+    assert f"agrees on {PROBES}/{PROBES} of this bootcamp's probe cases and {PROBES}/{PROBES} " \
+        "of sum's" in verdict.reason()
+    assert lib.list_bootcamps() == ["sum"]
+
+
+def test_other_levels_parameter_names_with_the_same_prompts_is_a_duplicate(lib: Library):
+    verdict, record = check(lib, "sum_again", LEVEL_PARAMS)
+    assert_duplicate(verdict, record, "behaviour")
+    assert verdict.agreed[0] == "easy/0: prompt ~ easy/0"  # its case values differ (the count)
+
+
+def test_another_generator_of_the_same_task_is_a_duplicate_by_cross_scoring(lib: Library):
+    verdict, record = check(lib, "together", SHUFFLED)
+    assert_duplicate(verdict, record, "behaviour")
+    assert verdict.cross_scored == ["sum"] and verdict.found_by_hash == []
+    assert any("cross-scored by sum" in line for line in verdict.agreed)
+
+
+def test_the_same_task_text_with_numbers_normalised_is_a_duplicate(tmp_path: Path):
+    library = Library(tmp_path / "lib")
+    assert check(library, "sum", modulo(7))[1] is not None
+    verdict, record = check(library, "sum_mod_11", modulo(11))
+    assert_duplicate(verdict, record, "task_text")
+    assert "the same task text (prompts with numbers and whitespace normalised)" in verdict.reason()
+    # the behaviour differs: the task text alone decided
+    index = DedupIndex.load(library.root)
+    pair = naive_duplicates(index.entries, check_fingerprint(library, modulo(11)))[0]
+    assert min(pair.ratios) < 0.95 <= min(pair.template_ratios)
+
+
+def test_the_same_statement_is_a_duplicate_whatever_the_code(lib: Library):
+    verdict, record = check(lib, "product", PRODUCT, text="Add  the integers\nof a list.")
+    assert_duplicate(verdict, record, "statement")
+    assert "the same task statement" in verdict.reason()
+    assert mask_numbers("Add 1,000 numbers;  n <= 10") == mask_numbers("add 7 NUMBERS; n <= 99")
+
+
+# -- near misses ------------------------------------------------------------------------------
+
+
+def test_the_same_inputs_with_other_answers_are_kept(lib: Library):
+    verdict, record = check(lib, "product", PRODUCT, text="Multiply the integers of a list.")
+    assert record is not None and verdict.duplicate_of is None, verdict
+    assert verdict.cross_scored == ["sum"]  # one shape of case: compared by its verifier too
+    assert sorted(lib.list_bootcamps()) == ["product", "sum"]
+
+
+def test_the_same_statement_with_another_constraint_is_kept(lib: Library):
+    verdict, record = check(lib, "distinct", DISTINCT,
+                            text="Add the integers of a list, each distinct value once.")
+    assert record is not None and verdict.duplicate_of is None, verdict
+    index = DedupIndex.load(lib.root)
+    pair = agreement(index.entries["distinct"], "sum", index.entries["sum"])
+    assert 0.3 < min(pair.ratios) < 0.95  # many cases agree (no repeated value), not enough
+
+
+def test_other_families_and_hand_written_bootcamps_are_not_compared(lib: Library):
+    verdict, record = check(lib, "sum_cc", SUM, source="codecontests")
+    assert record is not None and verdict.compared == 0
+    verdict, record = check(lib, "sum_hand", SUM, source="local", origin="handwritten")
+    assert record is not None and verdict.compared == 0
+    verdict, record = check(lib, "sum_hand_2", RENAMED, source="mine", origin="handwritten")
+    assert verdict.duplicate_of == "sum_hand" and record is None  # one family: hand-written
+
+
+def test_a_replaced_record_is_not_compared_with_itself(lib: Library):
+    verdict, record = check(lib, "sum", SUM + "\n# again\n", exclude=("sum",))
+    assert record is not None and verdict.duplicate_of is None and verdict.compared == 0
+    assert DedupIndex.load(lib.root).entries["sum"].code_sha256 == record.code_sha256
+
+
+# -- the index ---------------------------------------------------------------------------------
+
+
+def check_fingerprint(library: Library, code: str) -> Any:
+    with CaseSampler(code, backend=BACKEND) as sampler:
+        return dedup.draw(sampler, family="local", code_sha256="x").fingerprint
+
+
+def test_the_index_is_kept_and_a_second_check_draws_no_library_case(lib: Library,
+                                                                    drawn: list[str]):
+    root = lib.root
+    assert (root / "_dedup" / "index.json").is_file()
+    assert (root / "_dedup" / "probes" / "sum.json").is_file()
+    check(lib, "product", PRODUCT)
+    assert drawn == ["the candidate"]  # the library's fingerprint came from the index
+    drawn.clear()
+    verdict, _ = check(lib, "total", RENAMED)
+    assert drawn == ["the candidate"] and verdict.duplicate_of == "sum"
+    assert verdict.redrawn == []
+    # missing: rebuilt lazily (the family's records drawn once)
+    (root / "_dedup" / "index.json").unlink()
+    drawn.clear()
+    verdict, _ = check(lib, "total", RENAMED)
+    assert sorted(drawn) == ["product", "sum", "the candidate"] and verdict.duplicate_of == "sum"
+    assert sorted(verdict.redrawn) == ["product", "sum"]
+    # stale: a record committed again with other code is drawn again, the others are not
+    lib.commit(name="product", code=PRODUCT + "\n# v2\n", class_name="ProductBootcamp",
+               source="local", task_id="local/product", origin="generated", replace=True)
+    drawn.clear()
+    verdict, _ = check(lib, "total", RENAMED)
+    assert sorted(drawn) == ["product", "the candidate"] and verdict.redrawn == ["product"]
+
+
+def test_reindex_draws_every_record_and_a_lookup_equals_the_naive_comparison(lib: Library,
+                                                                             drawn: list[str]):
+    check(lib, "product", PRODUCT)
+    check(lib, "sum_hand", SUM, origin="handwritten")
+    drawn.clear()
+    index = reindex(lib, backend=BACKEND)
+    assert sorted(drawn) == ["product", "sum", "sum_hand"]
+    assert DedupIndex.load(lib.root).entries == index.entries
+    fp = check_fingerprint(lib, RENAMED)
+    fast = [(p.name, p.ratios, p.by) for p in index.duplicates(fp)]
+    assert fast == [(p.name, p.ratios, p.by) for p in naive_duplicates(index.entries, fp)]
+    assert fast == [("sum", (1.0, 1.0), "behaviour")]
+
+
+def test_a_record_that_cannot_be_drawn_is_named_and_skipped(lib: Library):
+    broken = SUM.replace("return {\"numbers\"", "raise RuntimeError('no')\n        return {\"numbers\"")
+    lib.commit(name="broken", code=broken, class_name="SumBootcamp", source="local",
+               task_id="local/broken", origin="generated")
+    verdict, record = check(lib, "product", PRODUCT)
+    assert record is not None and "broken" in verdict.redrawn
+    assert "no" in (DedupIndex.load(lib.root).entries["broken"].error or "")
+
+
+def test_a_run_summary_records_the_verdict_json():
+    verdict = DedupVerdict(duplicate_of="sum", by="behaviour", candidate_agreed=32,
+                           candidate_probes=32, existing_agreed=31, existing_probes=32,
+                           agreed=["easy/0: prompt ~ easy/0"])
+    assert json.loads(verdict.model_dump_json())["duplicate_of"] == "sum"
+    assert verdict.reason() == ("duplicate of sum: agrees on 32/32 of this bootcamp's probe cases "
+                                "and 31/32 of sum's (at least 95% both ways); e.g. easy/0: "
+                                "prompt ~ easy/0")
