@@ -86,7 +86,7 @@ OPERATIONAL_KEYS = frozenset({"concurrency", "llm_concurrency", "sandbox_slots",
 #: keys added after runs existed, left out of the hash at their defaults so that older runs resume
 LATER_DEFAULTS: dict[str, Any] = {"judge": None, "mode": "auto", "compact_exemplars": False,
                                   "steer_rounds": 1, "allow_unverified_key": False,
-                                  "key_solver": "auto"}
+                                  "key_solver": "auto", "dedup": True}
 
 
 class RunConfig(BaseModel):
@@ -111,6 +111,9 @@ class RunConfig(BaseModel):
     library: str
     require_review: bool = False
     force: bool = False
+    #: compare each bootcamp with its source family in the library before committing it: one
+    #: that behaves like one there, or states the same task, is rejected (``duplicate_of``)
+    dedup: bool = True
     exemplars: int = Field(default=2, ge=0, le=4)
     #: one short exemplar (docstrings and comments stripped) instead of ``exemplars`` full ones
     compact_exemplars: bool = False

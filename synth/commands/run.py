@@ -201,6 +201,7 @@ def run_command(
     prices: Annotated[Path | None, typer.Option(help="JSON price table {model: {input_per_mtok, output_per_mtok}}.")] = None,
     require_review: Annotated[bool, typer.Option(help="Commit as pending review instead of live.")] = False,
     force: Annotated[bool, typer.Option(help="Synthesise tasks already in the library again.")] = False,
+    dedup: Annotated[bool, typer.Option("--dedup/--no-dedup", help="Reject a bootcamp that behaves like one of its source family in the library, or states the same task (duplicate_of; see docs/library.md).")] = True,
     request_timeout: Annotated[float | None, typer.Option(help="Seconds before a model call is retried (default 180; 1200 for the local model).")] = None,
     exemplars: Annotated[int | None, typer.Option(help="Exemplar bootcamps in the draft prompt (default 2; 1 for the local model).")] = None,
     compact_exemplars: Annotated[bool | None, typer.Option("--compact-exemplars/--full-exemplars", help="One short exemplar, docstrings and comments stripped, for small context windows (default: full exemplars).")] = None,
@@ -267,7 +268,7 @@ def run_command(
         cfg = RunConfig(
             source=source, path=str(path) if path else None, limit=limit, coder=coder, solver=solver, judge=judge,
             candidates=candidates, rounds=rounds, samples=samples, sandbox=sandbox,  # type: ignore[arg-type]
-            library=str(library.resolve()), require_review=require_review, force=force,
+            library=str(library.resolve()), require_review=require_review, force=force, dedup=dedup,
             prices=price_table, concurrency=concurrency, llm_concurrency=llm_concurrency,
             budget_usd=budget, exemplars=exemplars if exemplars is not None else (1 if use_local else 2),
             compact_exemplars=bool(compact_exemplars), mode=mode, steer_rounds=steer_rounds,  # type: ignore[arg-type]

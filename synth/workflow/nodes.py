@@ -29,7 +29,7 @@ from langgraph.types import Command
 from filters.self_consistency import FilterConfig, FilterResult
 from synth import compiled
 from synth.gate import CheckReport
-from synth.library import LibraryError, find_bootcamp_class
+from synth.library import BootcampRecord, LibraryError, find_bootcamp_class
 from synth.runs import task_slug
 from synth.tasks import TaskDescription
 from synth.workflow import answer_key, input_validator
@@ -46,6 +46,7 @@ from synth.workflow.coder import (
     state_mode,
     task_mode,
 )
+from synth.workflow.deduplicate import commit_checked, statement_key
 from synth.workflow.judge import COMPILED_NO_CHECKER, checker_dir
 from synth.workflow.judge_program import CHECKER_MARK, VALIDATOR_MARK
 from synth.workflow.repair import gate_errors, repair_from_errors
@@ -545,8 +546,10 @@ def _level_samples(filt: dict[str, Any]) -> dict[str, int]:
     return {lvl: int(counts[lvl]) for lvl in filt.get("level_pass_rates") or {} if lvl in counts}
 
 
-async def commit(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command[Literal["__end__"]]:
-    """Write the accepted bootcamp into the library (idempotent when a node is replayed)."""
+async def commit(state: TaskState, runtime: Runtime[WorkflowContext]
+                 ) -> Command[Literal["__end__", "reject"]]:
+    """Write the accepted bootcamp into the library (idempotent when a node is replayed),
+    unless it duplicates a bootcamp of its family there (:mod:`synth.workflow.deduplicate`)."""
     ctx = runtime.context
     task = _task(state)
     best = state.get("best") or {}
@@ -576,9 +579,11 @@ async def commit(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command
         replace_name = existing.name if (existing is not None and cfg.force) else None
         name = replace_name or ctx.library.unique_name(_bootcamp_name(task))
         checker_fields = _checker_fields(state, task, name, ctx)
-        try:
-            ctx.library.commit(
-                name=name, code=code, class_name=find_bootcamp_class(code), source=task.source,
+        class_name = find_bootcamp_class(code)
+
+        def write() -> BootcampRecord:
+            return ctx.library.commit(
+                name=name, code=code, class_name=class_name, source=task.source,
                 task_id=task.id, title=task.title, origin="generated",
                 status="pending-review" if cfg.require_review else "accepted",
                 reference_code=ref.code if ref else None, replace=replace_name is not None,
@@ -592,10 +597,16 @@ async def commit(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command
                 mode=best.get("mode") or "full", engines=best.get("engines") or None,
                 **checker_fields, **input_validator.record_fields(task, name, validator),
                 **answer_key.record_fields(task, name, state, cfg),
+                task_text_key=statement_key(task),
             )
+
+        try:
+            verdict = await commit_checked(ctx, task, code, class_name, write, replace_name)
         except LibraryError as exc:
             return Command(goto="__end__", update={"status": "rejected", "reason_code": "commit_failed",
                                                     "reason": str(exc)})
+        if verdict.duplicate_of is not None:
+            return _reject("duplicate_of", verdict.reason())
     # through the library (atomic; idempotent when a replayed commit writes it again), so that
     # the Ray executor's one library writer does these writes too
     checker_rel = _checker_rel(task, name)

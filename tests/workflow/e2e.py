@@ -50,12 +50,16 @@ def synth_env(base_url: str) -> dict[str, str]:
     return env
 
 
-def run_args(tasks: Path, library: Path, runs: Path, *extra: str) -> list[str]:
+def run_args(tasks: Path, library: Path, runs: Path, *extra: str, dedup: bool = False) -> list[str]:
+    """`synth run` over ``tasks`` with the fake endpoint's models. Without ``dedup`` the run does
+    not compare bootcamps with the library: the fake code model writes one toy bootcamp for
+    every ``accept-*`` task, which deduplication (tests/workflow/test_dedup.py) would reject."""
     return [
         sys.executable, "-m", "synth.cli", "run", "--source", "local", "--path", str(tasks),
         "--coder-model", "fake-coder", "--solver-model", "fake-solver", "--library", str(library),
         "--runs-dir", str(runs), "--sandbox", "process", "--samples", "24", "--rounds", "2",
-        "--candidates", "2", "--request-timeout", "1.5", *extra,
+        "--candidates", "2", "--request-timeout", "1.5", *(() if dedup else ("--no-dedup",)),
+        *extra,
     ]
 
 

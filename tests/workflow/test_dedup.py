@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from dedup_bootcamps import DISTINCT, LEVEL_PARAMS, PRODUCT, RENAMED, SHUFFLED, SUM, modulo
+from e2e import FakeEndpoint, outcomes, run_args, synth, synth_env, write_tasks
 
 import filters.dedup as dedup
 from filters.dedup import DedupVerdict, commit_unless_duplicate, reindex
@@ -23,6 +24,7 @@ from filters.dedup_index import (
     task_text_key,
 )
 from synth.library import BootcampRecord, Library, find_bootcamp_class
+from synth.runs import read_events
 from synth.serving.sampling import CaseSampler
 
 BACKEND = "process"
@@ -221,3 +223,41 @@ def test_a_run_summary_records_the_verdict_json():
     assert verdict.reason() == ("duplicate of sum: agrees on 32/32 of this bootcamp's probe cases "
                                 "and 31/32 of sum's (at least 95% both ways); e.g. easy/0: "
                                 "prompt ~ easy/0")
+
+
+# -- `synth run` ------------------------------------------------------------------------------
+
+
+def test_synth_run_rejects_a_task_whose_bootcamp_behaves_like_one_in_the_library(tmp_path: Path):
+    """The fake code model writes the same toy sum for every ``accept-*`` task. The first run
+    commits it for accept-a; the second (``--force``) synthesises accept-a again -- it replaces
+    its own record, not a duplicate of itself -- and accept-b, another task id whose bootcamp
+    behaves like local_accept_a: rejected ``duplicate_of`` with the evidence."""
+    fake = FakeEndpoint(tmp_path, "toy")
+    lib = tmp_path / "lib"
+    try:
+        env = synth_env(fake.base_url)
+        first = write_tasks(tmp_path / "first", ["accept-a"])
+        res = synth(run_args(first, lib, tmp_path / "runs-1", dedup=True), env)
+        assert res.returncode == 0, res.stderr[-3000:]
+        second = write_tasks(tmp_path / "second", ["accept-a", "accept-b"])
+        res = synth(run_args(second, lib, tmp_path / "runs-2", "--force", dedup=True), env)
+        assert res.returncode == 0, res.stderr[-3000:]
+    finally:
+        fake.close()
+    (run_dir,) = (tmp_path / "runs-2").iterdir()
+    assert outcomes(run_dir) == {"local/accept-a": ("accepted", "accepted"),
+                                 "local/accept-b": ("rejected", "duplicate_of")}
+    summary = json.loads((run_dir / "summary.json").read_text())
+    (reason,) = [o["reason"] for o in summary["outcomes"] if o["task_id"] == "local/accept-b"]
+    assert reason.startswith("duplicate of local_accept_a: agrees on ") and "prompt ~" in reason
+    events = read_events(run_dir / "events.jsonl")
+    (reject,) = [e for e in events if e["kind"] == "reject"]
+    assert reject["reason_code"] == "duplicate_of" and reject["reason"] == reason
+    (check_event,) = [e for e in events if e["kind"] == "dedup"]
+    assert check_event["duplicate_of"] == "local_accept_a" and check_event["by"] == "behaviour"
+    assert check_event["candidate_agreed"] == check_event["candidate_probes"] == 3 * len(PROBE_SEEDS)
+    assert check_event["redrawn"] == []  # the first run's commit indexed local_accept_a
+    evidence = json.loads((run_dir / "dedup" / "local_accept-b.json").read_text())
+    assert evidence["agreed"][0] == "easy/0: prompt ~ easy/0"
+    assert Library(lib).list_bootcamps() == ["local_accept_a"]

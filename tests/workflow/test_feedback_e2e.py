@@ -47,7 +47,8 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Library]:
         args = [sys.executable, "-m", "synth.cli", "run", "--source", "jsonl", "--path", str(data),
                 "--coder-model", "fake-coder", "--solver-model", "fake-solver",
                 "--library", str(tmp / "lib"), "--runs-dir", str(tmp / "runs"), "--sandbox", "process",
-                "--samples", "24", "--rounds", "2", "--candidates", "1", "--request-timeout", "5"]
+                "--samples", "24", "--rounds", "2", "--candidates", "1", "--request-timeout", "5",
+                "--no-dedup"]  # the three tasks share a statement and a bootcamp: kept apart here
         res = synth(args, synth_env(fake.base_url))
     finally:
         fake.close()

@@ -59,6 +59,7 @@ def _run(tmp: Path, source: str, path: Path, candidates: int) -> tuple[Path, Pat
             "--judge-model", "fake-judge", "--library", str(tmp / "lib"),
             "--runs-dir", str(tmp / "runs"), "--sandbox", "process", "--samples", "24",
             "--rounds", "2", "--candidates", str(candidates), "--request-timeout", "5",
+            "--no-dedup",  # three tasks ask for the largest integer: kept apart here
         ]
         res = synth(args, synth_env(fake.base_url))
     finally:

@@ -50,7 +50,8 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Library, dict[s
                 str(data), "--coder-model", "fake-coder", "--solver-model", "fake-solver",
                 "--judge-model", "fake-judge", "--library", str(tmp / "lib"), "--runs-dir",
                 str(tmp / "runs"), "--sandbox", "process", "--samples", "24", "--rounds", "2",
-                "--candidates", "1", "--request-timeout", "10"]
+                "--candidates", "1", "--request-timeout", "10",
+                "--no-dedup"]  # the two tasks are one problem told twice: kept apart here
         res = synth(args, synth_env(fake.base_url))
     finally:
         fake.close()
