@@ -14,6 +14,7 @@ from rich.table import Table
 from synth.commands.tables import add_columns
 
 if TYPE_CHECKING:  # synth.library (pydantic, filelock) is imported by the commands that use it
+    from filters.dedup_index import Fingerprint
     from synth.library import BootcampRecord, Library
 
 app = typer.Typer(no_args_is_help=True)
@@ -129,6 +130,34 @@ def show_command(
     out.print(Panel(Text(shown(sample.answer or "")), title="reference answer"))
 
 
+@app.command("reindex")
+def reindex_command(library: LibraryOpt = None, sandbox: SandboxOpt = "auto") -> None:
+    """Rebuild the library's dedup index: draw every bootcamp's probe cases again, in the
+    sandbox (the index is otherwise kept up to date at each commit; see docs/library.md)."""
+    from filters.dedup import DedupUnavailableError, reindex
+    from synth.library import LibraryError
+    from synth.sandbox import SandboxUnavailableError
+
+    lib = open_library(library)
+    failed = 0
+
+    def progress(name: str, entry: Fingerprint) -> None:
+        nonlocal failed
+        if entry.error:
+            failed += 1
+            err.print(f"{escape(name)}: not drawn: {escape(entry.error[:300])}", highlight=False)
+        else:
+            out.print(f"{escape(name)}: {len(entry)} probes", highlight=False)
+
+    try:
+        index = reindex(lib, backend=sandbox, progress=progress)
+    except (LibraryError, DedupUnavailableError, SandboxUnavailableError) as exc:
+        raise fail(str(exc)) from exc
+    out.print(f"indexed {len(index.entries) - failed} bootcamp(s) of {lib.root}"
+              + (f"; {failed} could not be drawn (compared by statement only)" if failed else ""),
+              highlight=False)
+
+
 def _shown(key: str, value: object, rec: BootcampRecord) -> str:
     """A record field as `library show` prints it: each level's rate with the answers it rests
     on and its 95% Wilson interval; the calibration as key=value."""
@@ -161,13 +190,19 @@ def add_command(
         Path | None, typer.Option(help="Reference program (oracle) for the task.")
     ] = None,
     replace: Annotated[bool, typer.Option(help="Replace an existing bootcamp of that name.")] = False,
+    dedup: Annotated[bool, typer.Option(
+        "--dedup/--no-dedup", help="Refuse a bootcamp that behaves like a hand-written one of "
+        "the library (see docs/library.md).")] = True,
     sandbox: SandboxOpt = "auto",
 ) -> None:
     """Add a hand-written bootcamp module to a library (origin: handwritten).
 
     The module is loaded in a sandboxed method server, never in this process: it must define
     exactly one bootcamp class, leave the contract alone, and have plain-JSON LEVELS; the class
-    name and level names recorded in the manifest are the ones the sandbox reported."""
+    name and level names recorded in the manifest are the ones the sandbox reported. A module
+    that behaves like a live hand-written bootcamp of the library is refused (exit 1)."""
+    from filters.dedup import commit_unless_duplicate
+    from filters.dedup_index import family_of
     from synth.library import LibraryError
     from synth.sandbox import SandboxUnavailableError
     from synth.serving.sampling import CaseSampler, SampleError
@@ -182,8 +217,8 @@ def add_command(
         raise fail(f"{file}: {exc.message}", traceback=exc.traceback) from exc
     except SandboxUnavailableError as exc:
         raise fail(str(exc)) from exc
-    try:
-        rec = lib.commit(
+    def write() -> BootcampRecord:
+        return lib.commit(
             name=bname,
             code=code,
             class_name=cls_name,
@@ -195,6 +230,18 @@ def add_command(
             replace=replace,
             levels=levels,
         )
+
+    try:  # a taken name is refused by the commit itself, before anything is drawn
+        taken = not replace and lib.root.is_dir() and bname in lib.read_manifest().by_name()
+        if not dedup or taken:
+            rec = write()
+        else:
+            verdict, added = commit_unless_duplicate(
+                lib, code, write, family=family_of(source, "handwritten"), class_name=cls_name,
+                exclude=[bname] if replace else [], backend=sandbox)
+            if added is None:
+                raise fail(f"{file}: {verdict.reason()} (--no-dedup adds it anyway)", code=1)
+            rec = added
     except (LibraryError, ValueError) as exc:
         raise fail(str(exc)) from exc
     out.print(f"added [bold]{escape(rec.name)}[/] ({rec.class_name}) to {lib.root} as {rec.module_path}",

@@ -225,6 +225,35 @@ def test_a_run_summary_records_the_verdict_json():
                                 "prompt ~ easy/0")
 
 
+# -- `synth library add` and `synth library reindex` -------------------------------------------
+
+
+def test_library_add_refuses_a_duplicate_and_reindex_rebuilds_the_index(tmp_path: Path):
+    from typer.testing import CliRunner
+
+    from synth.commands import library as library_cmd
+
+    runner = CliRunner()
+    root = tmp_path / "lib"
+    for name, code in (("sum", SUM), ("total", RENAMED), ("product", PRODUCT)):
+        (tmp_path / f"{name}.py").write_text(code)
+
+    def cli(*args: str) -> Any:
+        return runner.invoke(library_cmd.app, [*args, "--library", str(root), "--sandbox",
+                                               BACKEND], catch_exceptions=False)
+
+    assert cli("add", str(tmp_path / "sum.py")).exit_code == 0
+    res = cli("add", str(tmp_path / "total.py"))
+    assert res.exit_code == 1 and "duplicate of sum: agrees on 32/32" in res.output, res.output
+    assert Library(root).list_bootcamps() == ["sum"]
+    assert cli("add", str(tmp_path / "product.py")).exit_code == 0
+    assert cli("add", str(tmp_path / "total.py"), "--no-dedup").exit_code == 0
+    (root / "_dedup" / "index.json").unlink()
+    res = cli("reindex")
+    assert res.exit_code == 0 and "indexed 3 bootcamp(s)" in res.output, res.output
+    assert sorted(DedupIndex.load(root).entries) == ["product", "sum", "total"]
+
+
 # -- `synth run` ------------------------------------------------------------------------------
 
 
