@@ -103,7 +103,7 @@ def test_another_generator_of_the_same_task_is_a_duplicate_by_cross_scoring(lib:
     verdict, record = check(lib, "together", SHUFFLED)
     assert_duplicate(verdict, record, "behaviour")
     assert verdict.cross_scored == ["sum"] and verdict.found_by_hash == []
-    assert any("cross-scored by sum" in line for line in verdict.agreed)
+    assert all(line.endswith(": cross-scored by sum") for line in verdict.agreed), verdict.agreed
 
 
 def test_the_same_task_text_with_numbers_normalised_is_a_duplicate(tmp_path: Path):
@@ -208,7 +208,7 @@ def test_reindex_draws_every_record_and_a_lookup_equals_the_naive_comparison(lib
 
 def test_a_record_that_cannot_be_drawn_is_named_and_skipped(lib: Library):
     broken = SUM.replace("return {\"numbers\"", "raise RuntimeError('no')\n        return {\"numbers\"")
-    lib.commit(name="broken", code=broken, class_name="SumBootcamp", source="local",
+    lib.commit(name="broken", code=broken, class_name="ToySumBootcamp", source="local",
                task_id="local/broken", origin="generated")
     verdict, record = check(lib, "product", PRODUCT)
     assert record is not None and "broken" in verdict.redrawn
