@@ -40,7 +40,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -50,6 +49,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from synth.library import BootcampRecord, atomic_write
+from synth.tasks import normalise_statement
 
 __all__ = [
     "DEDUP_DIR",
@@ -66,7 +66,6 @@ __all__ = [
     "fingerprint_of",
     "mask_numbers",
     "naive_duplicates",
-    "normalise_text",
     "task_text_key",
 ]
 
@@ -99,15 +98,11 @@ def _key(*parts: str) -> str:
     return hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:KEY_CHARS]
 
 
-def normalise_text(text: str) -> str:
-    """NFKC, case-folded, whitespace collapsed."""
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
-
-
 def mask_numbers(text: str) -> str:
-    """``text`` normalised (:func:`normalise_text`) with every number masked as ``#`` and a run
+    """``text`` normalised (:func:`synth.tasks.normalise_statement`: NFKC, case-folded,
+    whitespace collapsed) with every number masked as ``#`` and a run
     of numbers (``3 5 7``, ``3, 5, 7``) as one ``#``: what stays is the task, not the instance."""
-    return _NUMBER_RUN.sub("#", _NUMBER.sub("#", normalise_text(text)))
+    return _NUMBER_RUN.sub("#", _NUMBER.sub("#", normalise_statement(text)))
 
 
 def task_text_key(text: str) -> str:
@@ -212,7 +207,7 @@ def fingerprint_of(samples: Iterable[tuple[str, int, str, str, str | None]], *, 
         masked = mask_numbers(prompt)
         letters = sum(ch.isalpha() for ch in masked)
         columns["labels"].append(f"{level}/{seed}")
-        columns["prompt"].append(_key("prompt", normalise_text(prompt), ans))
+        columns["prompt"].append(_key("prompt", normalise_statement(prompt), ans))
         columns["values"].append(_key("values", *sorted(leaves), "\x1e", ans))
         columns["template"].append(_key("template", masked)
                                    if letters >= MIN_TEMPLATE_LETTERS else None)

@@ -113,8 +113,7 @@ def load_source_tasks(source: str, path: Path | None, limit: int | None, sandbox
 
     if order not in ("source", "simplest"):
         raise fail(f"--order must be source or simplest, not {order!r}")
-    given: dict[str, Any] = {"path": path, "limit": limit if order == "source" and library is None
-                             else None}
+    given: dict[str, Any] = {"path": path}  # the limit is applied below, to new tasks only
     if source == "codecontests":
         given["backend"] = sandbox
     done = ({(r.source, r.task_id) for r in library.read_manifest().bootcamps}

@@ -69,9 +69,6 @@ __all__ = ["ExportConfig", "ExportError", "ExportSummary", "export"]
 log = logging.getLogger("synth.training.export")
 
 
-# -- rows --------------------------------------------------------------------------------------
-
-
 # -- the servers ----------------------------------------------------------------------------
 
 
