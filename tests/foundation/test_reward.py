@@ -126,13 +126,24 @@ def test_sandboxed_reward_equals_in_process_verify_score_on_the_shipped_library(
     """Over a few hundred exported rows of the shipped library and several responses per row
     (the reference answer, another row's answer, a corrupted answer, garbage), the default
     reward gives exactly what the bootcamp's own verify_score gives in this process."""
+    from synth.engines import declared_engines
+    from synth.library import Library
     from synth.training.export import ExportConfig, export
 
-    export(ExportConfig(out=tmp_path / "o", per_bootcamp=40, test_per_bootcamp=10, seed=11,
-                        sandbox="process"))
-    rows = [json.loads(line) for split in ("train", "test")
-            for line in (tmp_path / "o" / f"{split}.jsonl").read_text().splitlines()]
+    # every shipped bootcamp; the engine-backed ones (a GNU Go case costs self-play, where the
+    # others cost milliseconds) with a few rows each
+    library = Library()
+    names = library.list_bootcamps()
+    engines = [n for n in names if declared_engines(library.checked_code(n)[1])]
+    assert engines and len(engines) < len(names)
+    for out, kw in (("o", {"per_bootcamp": 40, "test_per_bootcamp": 10,
+                           "bootcamps": [n for n in names if n not in engines]}),
+                    ("e", {"per_bootcamp": 3, "test_per_bootcamp": 1, "bootcamps": engines})):
+        export(ExportConfig(out=tmp_path / out, seed=11, sandbox="process", **kw))
+    rows = [json.loads(line) for out in ("o", "e") for split in ("train", "test")
+            for line in (tmp_path / out / f"{split}.jsonl").read_text().splitlines()]
     assert len(rows) >= 300
+    assert {r["extra_info"]["bootcamp"] for r in rows} == set(names)
     trusted = make_compute_score(trust_library_code=True)
     sandboxed = make_compute_score(backend="process", size=2)
     findings_before = sum(reward.FINDINGS.values())
