@@ -546,16 +546,16 @@ def check_consistency(s: Suite) -> dict[str, Any]:
     other call), responses are shaped as a model writes them (long reasoning, prose, an earlier
     answer block: :func:`production_shape`; every fourth wrong answer also worded inside its
     tags, which may then score less, never more: :func:`worded_answer`), in random order, and the worker serves more calls
-    than any production worker lives (:data:`synth.sandbox.pool.WORKER_LIFE`), so "honest for
+    than any production worker lives (:func:`synth.sandbox.pool.scoring_life`), so "honest for
     the first N calls" (or N cases) shows here. A different score is the finding
     ``inconsistent_verifier``: the bootcamp tells the gate's questions from production use (or
     keeps hidden state)."""
-    from synth.sandbox.pool import WORKER_LIFE, WorkerPool
+    from synth.sandbox.pool import WorkerPool, scoring_life
 
     if not s.scored:
         return result("skipped", "not run: nothing was scored")
     rng = s.rng
-    n = max(s.cfg.consistency_samples, WORKER_LIFE[1] + 64)
+    n = max(s.cfg.consistency_samples, scoring_life(s.source)[1] + 64)
     wrong = [x for x in s.scored if x[2] < 1.0]
     right = [x for x in s.scored if x[2] >= 1.0]
     rng.shuffle(wrong)
@@ -693,9 +693,12 @@ def _fresh_traffic(s: Suite, rng: random.Random) -> tuple[list[tuple[str, str, f
     """Cases drawn as export draws them (a sampling process of its own, random 63-bit seeds,
     every level in turn), as many as a production worker may score (more distinct cases than
     the gate's own), within 2 seconds but at least :data:`FRESH_MIN` (within
-    :data:`FRESH_MIN_S`); each gives its reference answer (1.0 expected) and
-    one corrupted answer of the mutation check's hard kinds in turn. (stream items, cases)"""
-    from synth.sandbox.pool import WORKER_LIFE
+    :data:`FRESH_MIN_S`), and never more than a production worker's longest life
+    (:func:`synth.sandbox.pool.scoring_life`: 800 calls, 40 for an engine-backed module, whose
+    workers cannot see more distinct cases than that); each gives its reference answer (1.0
+    expected) and one corrupted answer of the mutation check's hard kinds in turn. (stream
+    items, cases)"""
+    from synth.sandbox.pool import scoring_life
     from synth.serving.sampling import CaseSampler, SampleError
 
     out: list[tuple[str, str, float, str]] = []
@@ -711,10 +714,12 @@ def _fresh_traffic(s: Suite, rng: random.Random) -> tuple[list[tuple[str, str, f
             # as many as a production worker may score within 2 s, and at least FRESH_MIN
             # whatever the machine's speed (within FRESH_MIN_S): a count of distinct cases
             # must not be out of reach on a slow or busy machine
-            while drawn < WORKER_LIFE[1] and (time.perf_counter() < deadline or (
-                    drawn < FRESH_MIN and time.perf_counter() < deadline + FRESH_MIN_S - 2.0)):
+            top = scoring_life(s.source)[1]
+            least = min(FRESH_MIN, top)
+            while drawn < top and (time.perf_counter() < deadline or (
+                    drawn < least and time.perf_counter() < deadline + FRESH_MIN_S - 2.0)):
                 specs = [(levels[(drawn + i) % len(levels)], rng.getrandbits(63))
-                         for i in range(64)]
+                         for i in range(min(64, top - drawn))]
                 for sample in sampler.sample(specs, answers=True):
                     ref = sample.answer or ""
                     out.append((BaseBootcamp.wrap_answer(ref), sample.case_text, 1.0,

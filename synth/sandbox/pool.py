@@ -64,13 +64,29 @@ from synth.sandbox.methods import (
     spawning_backend,
 )
 
-__all__ = ["WORKER_LIFE", "VerifyResult", "WorkerPool", "pool_limits", "validate_score", "worker_life"]
+__all__ = ["WORKER_LIFE", "VerifyResult", "WorkerPool", "pool_limits", "scoring_life", "validate_score",
+           "worker_life"]
 
 #: The calls a production worker serves before it is replaced, drawn anew for each worker:
 #: random, and small enough that "honest for the first N calls" cannot outlast the gate, whose
 #: consistency worker is sent more calls than the top of this range (synth.gate.answers). Not
 #: smaller: a new worker costs ~80 ms of CPU (an import), ~0.1-0.4 ms per call over a life.
 WORKER_LIFE = (200, 800)
+
+
+def scoring_life(code: str) -> tuple[int, int]:
+    """The range of a scoring worker's life in calls for the module ``code``:
+    :data:`WORKER_LIFE`, shortened by the time factor of an engine it declares
+    (:func:`synth.engines.time_factor`), as an episode environment's life is
+    (:func:`synth.serving.rollout.episode_life`). A GNU Go score takes tens of milliseconds, so
+    its workers serve 10-40 calls: a fresh worker (an import and an engine start) costs a few
+    per cent of a life, and the gate's consistency check, which must outlast the top of the
+    range, stays short."""
+    from synth.engines import time_factor
+
+    factor = time_factor(code)
+    low, high = WORKER_LIFE
+    return max(8, int(low / factor)), max(16, int(high / factor))
 
 
 def worker_life(recycle_after: int | tuple[int, int]) -> int:
@@ -145,8 +161,9 @@ class WorkerPool:
     ``wall_s``/``cpu_s`` bound the worker's life, ``call_timeout_s`` bounds each call).
     ``recycle_after``: calls before a worker is replaced by a fresh one: a number, or a range
     ``(low, high)`` from which each new worker draws its life at random (the default,
-    :data:`WORKER_LIFE`: a bootcamp cannot count its way past the gate, whose scoring worker
-    serves more calls than any production worker lives; issue 22). ``label``: an inert
+    :func:`scoring_life`: :data:`WORKER_LIFE`, shorter for an engine-backed module; a bootcamp
+    cannot count its way past the gate, whose scoring worker serves more calls than any
+    production worker lives; issue 22). ``label``: an inert
     extra argv word, so that tests can find the workers by command line. Requests are sent in
     chunks (at most 64 requests / 48 KB at a time, so writing never blocks on a busy worker)
     and answered one line each, in order, flushed at the end of the chunk and at least every
@@ -162,7 +179,7 @@ class WorkerPool:
         limits: Limits | None = None,
         call_timeout_s: float = 5.0,
         class_name: str | None = None,
-        recycle_after: int | tuple[int, int] = WORKER_LIFE,
+        recycle_after: int | tuple[int, int] | None = None,
         start_timeout_s: float = 30.0,
         label: str = "",
     ) -> None:
@@ -171,7 +188,7 @@ class WorkerPool:
         self.backend: SpawningBackend = spawning_backend(backend)
         self.limits = limits or pool_limits()
         self.call_timeout_s = call_timeout_s
-        self.recycle_after = recycle_after
+        self.recycle_after = scoring_life(code) if recycle_after is None else recycle_after
         self.start_timeout_s = start_timeout_s
         self.code = code
         self.wanted_class = class_name or ""

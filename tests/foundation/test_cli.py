@@ -103,7 +103,7 @@ def test_export_acceptance(tmp_path: Path):
 
 def test_export_parquet_and_bad_options(tmp_path: Path):
     run("export", "--out", str(tmp_path / "p"), "--per-bootcamp", "5", "--test-per-bootcamp", "2",
-        "--format", "parquet")
+        "--format", "parquet", *[arg for n in QUICK for arg in ("--bootcamp", n)])
     assert (tmp_path / "p" / "train.parquet").stat().st_size > 0
     res = run("export", "--out", str(tmp_path / "q"), "--format", "csv", check=False)
     assert res.returncode == 2 and "error" in res.stderr
