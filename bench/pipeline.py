@@ -92,7 +92,8 @@ def main() -> None:
                              timeout_s=60)
             cfg = RunConfig(source="bench", coder=spec, solver=spec, library=str(tmp / "lib"),
                             candidates=1, rounds=0, samples=K, concurrency=2 * C, llm_concurrency=C,
-                            sandbox="process", sandbox_slots=C)
+                            sandbox="process", sandbox_slots=C,
+                            dedup=False)  # one scripted bootcamp for every task
             run = Run.create(tmp / "runs", cfg)
             tasks = [
                 TaskDescription(id=f"bench/task-{i}", source="bench", kind=TaskKind.DESCRIPTION,

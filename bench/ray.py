@@ -128,7 +128,8 @@ def one_run(tmp: Path, spec: ModelSpec, args: argparse.Namespace, tag: str,
     T, C = args.tasks, args.concurrency
     cfg = RunConfig(source="bench", coder=spec, solver=spec, library=str(tmp / f"lib-{tag}"),
                     candidates=1, rounds=0, samples=args.samples, concurrency=C,
-                    llm_concurrency=C, sandbox="process", sandbox_slots=C)
+                    llm_concurrency=C, sandbox="process", sandbox_slots=C,
+                    dedup=False)  # the fake coder writes one bootcamp for every task
     run = Run.create(tmp / "runs", cfg, run_id=f"bench-{tag}")
     llm = LLMClient({"coder": spec, "solver": spec}, max_concurrency=C,
                     on_record=ledger_sink(run), transcript_dir=run.root / "transcripts")
