@@ -53,7 +53,6 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-import synth.bootcamp  # noqa: E402
 from bench._common import DEFAULT_BOOTCAMPS, ENGINE_BOOTCAMPS, ENGINE_LEVEL, setup  # noqa: E402
 from synth.bootcamp import BaseBootcamp  # noqa: E402
 from synth.library import Library  # noqa: E402
@@ -65,6 +64,7 @@ from synth.sandbox.base import (  # noqa: E402
     SandboxJob,
     SandboxUnavailableError,
 )
+from synth.sandbox.methods import contract_files  # noqa: E402
 from synth.sandbox.pool import WorkerPool  # noqa: E402
 
 LIBRARY = REPO / "generated_bootcamps"
@@ -149,9 +149,7 @@ def fresh_calls(
     files = {
         "one_call.py": ONE_CALL,
         "candidate.py": code,
-        "synth/__init__.py": "",
-        "synth/bootcamp.py": Path(synth.bootcamp.__file__).read_text(),
-        "synth/engines.py": (Path(synth.bootcamp.__file__).parent / "engines.py").read_text(),
+        **{path: text for path, text in contract_files().items() if path.startswith("synth/")},
     }
     limits = Limits(wall_s=20, cpu_s=20)
     t0 = time.perf_counter()

@@ -729,8 +729,9 @@ def _hot(contract_snap: Any, class_snap: Any, mro: Any) -> Any:
         pairs = [(k, v) for k, v in zip(keys, values, strict=True)
                  if k in names or (label == "BaseBootcamp" and k in _SCORING)]
         groups.append((real.get, tuple(k for k, _ in pairs), tuple(v for _, v in pairs)))
-    for label, d, keys, values in contract_snap.cold_views:  # builtins, module attributes
-        if label != "synth.bootcamp":  # (its dict is above)
+    contract_dicts = [d for _, d, _, _ in contract_snap.cold_dicts]
+    for _, d, keys, values in contract_snap.cold_views:  # builtins, module attributes
+        if not any([d is c for c in contract_dicts]):  # (the contract modules' dicts: above)
             pairs = [(k, v) for k, v in zip(keys, values, strict=True) if k in names]
             groups.append((d.get, tuple(k for k, _ in pairs), tuple(v for _, v in pairs)))
     for k in mro:  # the scoring attributes of the other contract classes (CompiledBootcamp)
@@ -1655,27 +1656,57 @@ def _setters() -> dict[str, Any]:
     return found
 
 
-def _contract_snapshot(env: dict[str, Any], contract: Any, base: type,
+def contract_modules(contract: Any) -> list[Any]:
+    """The modules of the contract: ``contract`` (``synth.bootcamp``) and the modules of its
+    package that its functions and classes come from or that it imports, and theirs (found in
+    the modules' globals, so a module the contract comes to import is one of them without
+    a list to keep). The host ships exactly these into a job
+    (:func:`synth.sandbox.methods.contract_files`); the kit snapshots them as one contract,
+    and their code may compile and run the module's embedded reference program."""
+    prefix = contract.__name__.rpartition(".")[0] + "."
+    found = {contract.__name__: contract}
+    todo = [contract]
+    while todo:
+        for value in list(vars(todo.pop()).values()):
+            if type(value) is types.ModuleType:
+                name = value.__name__
+            elif type(value) is types.FunctionType or isinstance(value, type):
+                name = value.__module__
+            else:
+                continue
+            module = sys.modules.get(name) if type(name) is str and name.startswith(prefix) \
+                else None
+            if module is not None and name not in found:
+                found[name] = module
+                todo.append(module)
+    return [found[name] for name in sorted(found)]
+
+
+def _contract_snapshot(env: dict[str, Any], modules: list[Any], base: type,
                        builtins_dict: dict[str, Any]) -> Any:
-    """The contract as it is before the import: ``BaseBootcamp``'s and the contract module's
-    dicts, the builtins, module globals and module attributes the contract's code reads (a
-    global added under a builtin's name included), functions, MRO and metaclass. The part a
-    class's scores depend on is compared at every call (:func:`_hot`), all of it every
-    :data:`CODE_CHECK_EVERY` calls."""
+    """The contract as it is before the import: ``BaseBootcamp``'s dict and the dicts of the
+    contract's modules (:func:`contract_modules`), the builtins, module globals and module
+    attributes the contract's code reads (a global added under a builtin's name included),
+    functions, MRO and metaclass. The part a class's scores depend on is compared at every call
+    (:func:`_hot`), all of it every :data:`CODE_CHECK_EVERY` calls."""
     names: set[str] = set()
-    for code in _codes_of(contract):
-        names.update(_names_in(code))
-    scope = vars(contract)
-    views = [("synth.bootcamp", scope, tuple(sorted(names & (set(scope) | set(builtins_dict))))),
-             ("builtins", builtins_dict, tuple(sorted(names & set(builtins_dict))))]
-    for gname, value in scope.items():
-        if type(value) is types.ModuleType and vars(value) is not builtins_dict:
-            keys = sorted(n for n in names & set(vars(value)) if not n.startswith("__"))
-            if keys:
-                views.append((f"{gname} (module)", vars(value), tuple(keys)))
+    for module in modules:
+        for code in _codes_of(module):
+            names.update(_names_in(code))
+    scopes = [(module.__name__, vars(module)) for module in modules]
+    views = [(label, scope, tuple(sorted(names & (set(scope) | set(builtins_dict)))))
+             for label, scope in scopes]
+    views.append(("builtins", builtins_dict, tuple(sorted(names & set(builtins_dict)))))
+    seen = {id(builtins_dict), *(id(scope) for _, scope in scopes)}
+    for _, scope in scopes:
+        for gname, value in scope.items():
+            if type(value) is types.ModuleType and id(vars(value)) not in seen:
+                seen.add(id(vars(value)))
+                keys = sorted(n for n in names & set(vars(value)) if not n.startswith("__"))
+                if keys:
+                    views.append((f"{gname} (module)", vars(value), tuple(keys)))
     return env["_snapshot"]([], [], env["_functions"](base), [base],
-                            (("BaseBootcamp", _type_dict(base)), ("synth.bootcamp", scope)),
-                            tuple(views))
+                            (("BaseBootcamp", _type_dict(base)), *scopes), tuple(views))
 
 
 #: The methods a score goes through (where a class inherits them from the contract): the
@@ -1687,14 +1718,15 @@ _SCORING = ("verify_score", "extract_output", "_verify_correction", "reference_a
 _SCORING_READERS = _SCORING[1:]
 
 
-def _contract_reads(contract: Any) -> dict[type, frozenset[str]]:
+def _contract_reads(modules: list[Any]) -> dict[type, frozenset[str]]:
     """For each class of the contract: every name its scoring methods (:data:`_SCORING`) read,
-    and the functions and classes of the contract they name read, and so on -- the contract
-    globals, builtins and module attributes a score can depend on."""
+    and the functions and classes of the contract they name read (in whichever of the
+    contract's modules they live), and so on -- the contract globals, builtins and module
+    attributes a score can depend on."""
     out: dict[type, frozenset[str]] = {}
-    scope = vars(contract)
-    for cls in scope.values():
-        if not isinstance(cls, type) or cls.__module__ != contract.__name__:
+    own = {module.__name__ for module in modules}
+    for cls in [value for module in modules for value in vars(module).values()]:
+        if not isinstance(cls, type) or cls.__module__ not in own:
             continue
         names: set[str] = set()
         todo = [fn for name, fn in _plain_functions(cls) if name in _SCORING_READERS]
@@ -1704,12 +1736,13 @@ def _contract_reads(contract: Any) -> dict[type, frozenset[str]]:
             if id(fn) in seen:
                 continue
             seen.add(id(fn))
+            scope = fn.__globals__
             for name in _names_in(fn.__code__):
                 names.add(name)
                 value = scope.get(name)
                 if type(value) is types.FunctionType:
                     todo.append(value)
-                elif isinstance(value, type) and value.__module__ == contract.__name__:
+                elif isinstance(value, type) and value.__module__ in own:
                     todo += [f for _, f in _plain_functions(value)]
         out[cls] = frozenset(names)
     return out
@@ -1800,6 +1833,7 @@ def serve(argv: list[str], guard: bool = True) -> int:
     for name in ALLOWED_MODULES:
         importlib.import_module(name)
     contract = importlib.import_module("synth.bootcamp") if mode == "native" else None
+    parts = contract_modules(contract) if contract is not None else []
     program_modules: list[str] = []
     for name in getattr(contract, "PROGRAM_MODULES", ()) or ():
         if type(name) is str:
@@ -1854,9 +1888,9 @@ def serve(argv: list[str], guard: bool = True) -> int:
         multi = vars(contract).get("MultiTurnBootcamp")
         s.multi = multi if isinstance(multi, type) else None
         s.verify = _contract_copy(base.__dict__["verify_score"].__func__, builtins_copy)
-        s.contract_snap = _contract_snapshot(env, contract, base, vars(builtins))
-        s.contract_reads = _contract_reads(contract)
-        g.contract_codes = _codes_of(contract)
+        s.contract_snap = _contract_snapshot(env, parts, base, vars(builtins))
+        s.contract_reads = _contract_reads(parts)
+        g.contract_codes = tuple(code for part in parts for code in _codes_of(part))
         g.programs = _embedded_programs(os.path.join(here, *module.split(".")) + ".py")
     main = env["_main"]
     # 4. out of the bootcamp's reach: the guard, the modules that lead back here, this dict

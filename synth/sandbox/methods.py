@@ -59,6 +59,7 @@ from typing import Any
 
 import orjson
 
+import synth.bootcamp
 from synth.sandbox.base import (
     Backend,
     Limits,
@@ -70,7 +71,7 @@ from synth.sandbox.base import (
     SpawningBackend,
     classify_exit,
 )
-from synth.sandbox.kit import AUTH_OPEN, KIT_NAME, REPLY_OPEN
+from synth.sandbox.kit import AUTH_OPEN, KIT_NAME, REPLY_OPEN, contract_modules
 from synth.text.utf8 import ESCAPED_NOTE, describe, escape_value, find_unencodable
 
 __all__ = [
@@ -94,7 +95,12 @@ __all__ = [
 
 _HERE = Path(__file__).resolve().parent
 KIT_SOURCE = (_HERE / "kit.py").read_text(encoding="utf-8")
-_CONTRACT_SOURCE = (_HERE.parent / "bootcamp.py").read_text(encoding="utf-8")
+#: The contract as shipped, path -> source: ``synth/bootcamp.py`` and the modules of ``synth``
+#: it imports (:func:`synth.sandbox.kit.contract_modules`: the modules the kit snapshots).
+_CONTRACT_FILES = {
+    part.__name__.replace(".", "/") + ".py": Path(part.__file__).read_text(encoding="utf-8")
+    for part in contract_modules(synth.bootcamp) if part.__file__
+}
 _ENGINES_SOURCE = (_HERE.parent / "engines.py").read_text(encoding="utf-8")
 _SHIM_SOURCE = (_HERE / "intern_shim.py").read_text(encoding="utf-8")
 #: Host-side slack on top of a call's own limit (process start-up jitter, pipe latency).
@@ -118,9 +124,9 @@ def code_unit(code: str, role: str = "") -> str:
 
 
 def contract_files() -> dict[str, str]:
-    """The files every bootcamp job needs: the kit and the contract package (the contract and
-    the client of declared engines, :mod:`synth.engines`)."""
-    return {KIT_NAME: KIT_SOURCE, "synth/__init__.py": "", "synth/bootcamp.py": _CONTRACT_SOURCE,
+    """The files every bootcamp job needs: the kit and the contract package (the contract's
+    modules and the client of declared engines, :mod:`synth.engines`)."""
+    return {KIT_NAME: KIT_SOURCE, "synth/__init__.py": "", **_CONTRACT_FILES,
             "synth/engines.py": _ENGINES_SOURCE}
 
 

@@ -24,6 +24,7 @@ from helpers import sysv_objects
 from synth.gate import CheckConfig, CheckReport, CheckStatus
 from synth.sandbox.base import Backend, Limits, Outcome, RunResult, SandboxJob, Session
 from synth.sandbox.kit import KIT_NAME
+from synth.sandbox.methods import contract_files
 from synth.sandbox.pool import VerifyResult
 
 HERE = Path(__file__).resolve().parent
@@ -217,7 +218,8 @@ def unguarded(job: SandboxJob) -> SandboxJob:
 
 def fingerprint() -> dict[str, str]:
     library = REPO / "generated_bootcamps"
-    files = [REPO / "synth" / "bootcamp.py", library / "manifest.json"]
+    files = [*(REPO / path for path in contract_files() if path.startswith("synth/")),
+             library / "manifest.json"]
     out = {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in files if p.exists()}
     out["library"] = ",".join(sorted(p.name for p in library.iterdir()))
     return out

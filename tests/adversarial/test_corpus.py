@@ -29,6 +29,7 @@ from helpers import assert_no_leftovers
 
 import synth.bootcamp
 from synth.sandbox.base import Backend, Limits, Outcome, RunResult, SandboxJob
+from synth.sandbox.methods import contract_files
 from synth.sandbox.static import check_source
 
 HERE = Path(__file__).resolve().parent
@@ -36,7 +37,9 @@ REPO = HERE.parents[1]
 ALL = sorted(p for p in (HERE / "corpus").glob("*.py") if not p.name.startswith("_"))
 CORPUS = [p for p in ALL if not p.name.startswith("gate_")]  # gate_*: test_gate_attacks.py
 RUNNER = (HERE / "corpus" / "_runner.py").read_text()
-CONTRACT = Path(synth.bootcamp.__file__).read_text()
+#: the contract package as every job gets it (synth/__init__.py, synth/bootcamp.py, the modules
+#: the contract imports), without the kit
+CONTRACT = {path: text for path, text in contract_files().items() if path.startswith("synth/")}
 LIMITS = Limits(
     wall_s=3,
     cpu_s=2,
@@ -139,8 +142,7 @@ def test_hostile_candidate_is_contained(
         files={
             "_runner.py": RUNNER,
             "candidate.py": src,
-            "synth/__init__.py": "",
-            "synth/bootcamp.py": CONTRACT,
+            **CONTRACT,
         },
         argv=["_runner.py", "candidate.py", marker, json.dumps(ctx)],
     )
@@ -175,7 +177,7 @@ def _assert_nothing_escaped(
     assert list(private_dir.iterdir()) == []
     assert (precious / "keep.txt").read_text() == "keep me"
     assert not Path(f"/tmp/synth-adv-link-{marker}").is_symlink()
-    assert marker not in (REPO / "synth" / "bootcamp.py").read_text()
+    assert not any(marker in (REPO / path).read_text() for path in CONTRACT)
     library = REPO / "generated_bootcamps"
     assert not any(marker in p.name for p in library.iterdir())
     manifest = library / "manifest.json"

@@ -28,9 +28,11 @@ from synth.sandbox.base import Outcome
 from synth.sandbox.methods import MethodServer
 
 SANDBOX_DIR = Path(kit.__file__).resolve().parent
+#: the contract's modules: synth.bootcamp and the modules of synth it imports
+CONTRACT = {m.__name__: Path(m.__file__) for m in kit.contract_modules(synth.bootcamp)}
 IN_SANDBOX = {
     "_synth_kit": SANDBOX_DIR / "kit.py",
-    "synth.bootcamp": Path(synth.bootcamp.__file__),
+    **CONTRACT,
     "intern_shim": SANDBOX_DIR / "intern_shim.py",
 }
 
@@ -52,7 +54,7 @@ def test_in_sandbox_modules_are_stdlib_only_and_import_no_cycle():
         deps = _imports(path)
         ours = {d for d in deps if d in IN_SANDBOX}
         foreign = {d.split(".")[0] for d in deps - ours
-                   if d not in ("synth",) and not d.startswith("synth.bootcamp")}
+                   if d != "synth" and d.rpartition(".")[0] not in CONTRACT}
         assert foreign <= set(sys.stdlib_module_names) | {"__future__"}, (name, foreign)
         graph[name] = ours
     # depth-first search for a cycle
@@ -69,7 +71,32 @@ def test_in_sandbox_modules_are_stdlib_only_and_import_no_cycle():
 
     for node in graph:
         visit(node, [])
-    assert graph["synth.bootcamp"] == set() and graph["intern_shim"] == set()
+    assert graph["intern_shim"] == set()
+    assert all(graph[name] <= set(CONTRACT) for name in CONTRACT)  # the contract imports no kit
+
+
+def _contract_imports(name: str) -> set[str]:
+    """The modules of synth that module ``name`` imports, read with ast, and theirs."""
+    root = Path(synth.bootcamp.__file__).parents[1]
+    found, todo = set(), [name]
+    while todo:
+        for dep in _imports(root / (todo.pop().replace(".", "/") + ".py")):
+            if dep.startswith("synth.") and dep not in found and \
+                    (root / (dep.replace(".", "/") + ".py")).is_file():
+                found.add(dep)
+                todo.append(dep)
+    return found
+
+
+def test_every_module_of_the_contract_is_shipped_and_snapshotted():
+    """What the contract imports of synth (read with ast) is what the kit treats as the contract
+    (snapshots, lets run the embedded program) and what every job ships."""
+    assert set(CONTRACT) == {"synth.bootcamp"} | _contract_imports("synth.bootcamp")
+    shipped = {path for path in methods.contract_files() if path.startswith("synth/")}
+    assert shipped == {"synth/__init__.py", "synth/engines.py",
+                       *(name.replace(".", "/") + ".py" for name in CONTRACT)}
+    for name, path in CONTRACT.items():
+        assert methods.contract_files()[name.replace(".", "/") + ".py"] == path.read_text()
 
 
 def test_the_kit_is_the_one_shipped_file():
