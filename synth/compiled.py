@@ -38,7 +38,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
-from synth.bootcamp import PROGRAM_MODULES, PROGRAM_SYS_NAMES
+from synth.runner import PROGRAM_MODULES, PROGRAM_SYS_NAMES
 from synth.tasks import TaskDescription
 from synth.text import pyast
 
@@ -473,8 +473,8 @@ def _catches_import_error(handlers: Iterable[ast.ExceptHandler]) -> bool:
 
 
 def program_problems(program: str) -> list[str]:
-    """Why :func:`synth.bootcamp.run_program` could not run ``program``, read without running
-    it: a syntax error, an import outside ``sys`` and :data:`~synth.bootcamp.PROGRAM_MODULES`
+    """Why :func:`synth.runner.run_program` could not run ``program``, read without running
+    it: a syntax error, an import outside ``sys`` and :data:`~synth.runner.PROGRAM_MODULES`
     (unless a ``try`` catches its ImportError), a ``sys`` attribute the runner does not give,
     ``open`` of anything but the standard streams. Empty: it can be compiled."""
     try:

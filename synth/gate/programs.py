@@ -62,7 +62,7 @@ import json
 import signal
 import sys
 
-from synth.bootcamp import ProgramError, UnsupportedProgramError, run_program
+from synth.runner import ProgramError, UnsupportedProgramError, run_program
 
 
 class Late(BaseException):
@@ -108,7 +108,7 @@ UNSUPPORTED = -2
 def run_in_process(backend: Backend, code: str, stdins: list[str], *, timeout_s: float,
                    memory_mb: int, role: str, wall_s: float | None = None) -> ProgramRuns:
     """Like :func:`run_program`, but every input runs in ONE process, with the contract's own
-    in-process runner (:func:`synth.bootcamp.run_program`, as a compiled bootcamp runs its
+    in-process runner (:func:`synth.runner.run_program`, as a compiled bootcamp runs its
     key): no interpreter start per input. An input the runner cannot run has ``code``
     :data:`UNSUPPORTED`; a timeout (``timeout_s`` per input, by an interval timer) ``None``."""
     wall = min(3600.0, timeout_s * len(stdins) + 20)

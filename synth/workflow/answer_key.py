@@ -40,11 +40,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Literal, cast
 
 from synth import compiled
-from synth.bootcamp import PROGRAM_MODULES
 from synth.gate import CheckReport
 from synth.gate.key import Voter, task_voters
 from synth.gate.programs import run_program
 from synth.models.extract import _THINK_RE, MAX_CODE_CHARS, Extraction, _blocks, _parses
+from synth.runner import PROGRAM_MODULES
 from synth.runs import RunConfig
 from synth.sandbox.base import Backend
 from synth.tasks import TaskDescription

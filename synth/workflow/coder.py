@@ -160,8 +160,9 @@ def _elide(lines: list[str], start: int, end: int, node: ast.stmt) -> list[str]:
 
 def contract_excerpt(source: str, names: list[str]) -> str:
     """The contract's module docstring and the top-level definitions ``names`` (whole, with the
-    comments inside them), in source order; the rest (the in-process runner of reference
-    programs, private helpers) is left out and says so. Deterministic for a given source."""
+    comments inside them), in source order; the rest (private helpers) is left out and says so,
+    as is the in-process runner of reference programs (``synth/runner.py``). Deterministic for a
+    given source."""
     tree = pyast.parse(source)
     lines = source.splitlines()
     body = tree.body
@@ -182,8 +183,9 @@ def contract_excerpt(source: str, names: list[str]) -> str:
         while above > 0 and lines[above - 1].startswith("#:"):
             above -= 1
         parts.append("\n".join(lines[above:start] + chunk))
-    parts.append("# ... the rest of synth/bootcamp.py (private helpers and the in-process runner of "
-                 "reference programs) is not shown: a bootcamp does not use it directly.")
+    parts.append("# ... the rest of synth/bootcamp.py (private helpers) and synth/runner.py (the "
+                 "in-process runner of reference programs) are not shown: a bootcamp does not use "
+                 "them directly.")
     return "\n\n\n".join(parts) + "\n"
 
 

@@ -106,9 +106,17 @@ class Repair:
 
 @functools.cache
 def _contract() -> tuple[tuple[str, ...], frozenset[str]]:
-    """(exported names, exported class names) of synth/bootcamp.py, read with ast."""
-    tree = pyast.parse(resources.files("synth").joinpath("bootcamp.py").read_text("utf-8"))
+    """(exported names, exported class names) of synth/bootcamp.py, read with ast (a class it
+    imports from a module of synth, the runner's ``ProgramError``, counts as its own)."""
+    package = resources.files("synth")
+    tree = pyast.parse(package.joinpath("bootcamp.py").read_text("utf-8"))
     classes = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and not node.level and node.module and \
+                node.module.startswith("synth.") and "." not in node.module[6:]:
+            part = pyast.parse(package.joinpath(node.module[6:] + ".py").read_text("utf-8"))
+            defined = {n.name for n in part.body if isinstance(n, ast.ClassDef)}
+            classes |= {a.asname or a.name for a in node.names if a.name in defined}
     names: list[str] = []
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(

@@ -1,5 +1,5 @@
-"""The contract's in-process program runner (``synth.bootcamp.run_program``) and the
-``CompiledBootcamp`` base class.
+"""The contract's in-process program runner (``synth.runner.run_program``, which generated code
+imports from ``synth.bootcamp``) and the ``CompiledBootcamp`` base class.
 
 Fidelity: every program here runs both through ``run_program`` and through a real ``python3``
 subprocess on the same inputs; the standard output must be identical, and the program must fail
@@ -302,6 +302,15 @@ def test_the_allowlist_is_part_of_the_static_gates() -> None:
     assert PROGRAM_MODULES <= ALLOWED_IMPORTS
 
 
+def test_the_contract_re_exports_the_runner() -> None:
+    """The runner lives in synth.runner; generated code imports its names from synth.bootcamp."""
+    import synth.bootcamp
+    import synth.runner
+
+    for name in synth.runner.__all__:
+        assert getattr(synth.bootcamp, name) is getattr(synth.runner, name), name
+
+
 def test_a_program_error_carries_a_traceback_with_the_programs_lines() -> None:
     program = "def parse(s):\n    return int(s)\n\n\nprint('ok')\nprint(parse(input()))\n"
     with pytest.raises(ProgramError) as info:
@@ -412,13 +421,13 @@ def test_reference_outputs_are_cached_per_case_and_bounded(monkeypatch: pytest.M
     import synth.bootcamp as contract
 
     calls: list[str] = []
-    real = contract._execute
+    real = contract.execute
 
     def counting(program: Any, stdin: str) -> str:
         calls.append(stdin)
         return real(program, stdin)
 
-    monkeypatch.setattr(contract, "_execute", counting)
+    monkeypatch.setattr(contract, "execute", counting)
     monkeypatch.setattr(contract, "_MAX_OUTPUTS", 3)
     case = {"xs": [1, 2, 3]}
     for _ in range(4):

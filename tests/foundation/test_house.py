@@ -18,9 +18,6 @@ ARCHITECTURE = REPO / "docs" / "architecture.md"
 MAX_LINES = 800
 #: modules allowed over MAX_LINES: path -> why it is one thing that does not split (keep empty)
 LONG_EXCEPTIONS: dict[str, str] = {
-    "synth/bootcamp.py": "the contract is one module on purpose: the kit snapshots this module "
-    "(its dict and the globals its code reads) before a bootcamp is imported to detect "
-    "tampering, so its program runner cannot move to a module the snapshot does not cover",
     "synth/sandbox/kit.py": "shipped into every job as one file that, before the bootcamp is "
     "imported, moves all its functions into one private namespace and empties its own dict; "
     "a second module would stay reachable from sys.modules",

@@ -1,6 +1,6 @@
 """Adversarial corpus (gate): an honest-looking compiled bootcamp (the sum of a list, keyed by
 its embedded reference program, compared token by token) that, at its second scoring call,
-replaces the stdout class of the contract's program runner -- ``synth.bootcamp._Output``, reached
+replaces the stdout class of the contract's program runner -- ``synth.runner._Output``, reached
 through sys.modules via ``dataclasses.sys`` -- with one that adds 1 to every number a program
 prints: from then on every compiled bootcamp of the process (in a trainer that imports the
 library, every one of them) keys its answers one off, scoring the right answer 0 and a wrong
@@ -9,7 +9,7 @@ and after every scoring call, so the reply of the call that makes the change rep
 # static: introspection
 # class: replace
 # verdict: rejected
-# check: contract=failed/contract_tampered~synth.bootcamp._Output was replaced
+# check: contract=failed/contract_tampered~synth.runner._Output was replaced
 # pool: 1.0, contract_tampered, contract_tampered | contract_tampered, contract_tampered, contract_tampered
 import dataclasses
 
@@ -32,7 +32,7 @@ _CALLS = []
 
 
 def _shift_outputs():
-    runner = dataclasses.sys.modules["synth.bootcamp"]
+    runner = dataclasses.sys.modules["synth.runner"]
     honest = runner._Output
 
     class _Shifted(honest):
