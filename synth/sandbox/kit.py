@@ -54,8 +54,9 @@ while the server reads its own audited attributes (its critical sections) the ga
 collector is off, so that no finalizer of the bootcamp runs with the guard looking away. Scores are computed by the
 contract's ``verify_score`` code bound to a copy of the contract's globals (and of
 ``builtins``) taken before the import; at every scoring call the server also checks that the
-contract -- ``BaseBootcamp``'s attributes and functions, the contract module, the builtins and
-module attributes the contract uses -- and the class are the ones seen at load time, and
+contract -- the dicts of its modules (``synth.bootcamp`` and the runner it imports) and of
+every class they define, their functions, the builtins and module attributes the contract uses
+-- and the class are the ones seen before the import, and
 reports any change in the reply (``tampered``), which the host turns into a finding.
 """
 
@@ -713,10 +714,17 @@ def _hot(contract_snap: Any, class_snap: Any, mro: Any) -> Any:
     """What :func:`_scoring_intact` compares, flattened: a getter and a key per value, and the
     values they gave when the snapshots were taken (the contract's: before the import). Class dicts
     are read through the dict behind their mappingproxy (``mappingproxy.get`` is a Python-level
-    method call; ``dict.get`` is not)."""
+    method call; ``dict.get`` is not). Of the contract: the names its scoring path reads in
+    ``BaseBootcamp`` and in its modules, every attribute of the contract classes on that path
+    (``CompiledBootcamp``, the runner's stream classes), and the size of every dict."""
     names: set[str] = set()
+    reached: list[Any] = []
     for k in mro:
-        names.update(_S.contract_reads.get(k, ()))
+        reads = _S.contract_reads.get(k)
+        if reads is not None:
+            names.update(reads[0])
+            reached += reads[1]
+    reached_dicts = [_real_dict(_type_dict(k)) for k in reached if k is not _S.base]
     groups: list[tuple[Any, tuple[Any, ...], tuple[Any, ...]]] = []
     sized = []
     for _, d, keys, values in class_snap.dicts:
@@ -726,6 +734,10 @@ def _hot(contract_snap: Any, class_snap: Any, mro: Any) -> Any:
     for label, d, keys, values in contract_snap.cold_dicts:
         real = _real_dict(d)
         sized.append(real)
+        if type(d) is not dict and label != "BaseBootcamp":  # a contract class: whole or cold
+            if any([real is r for r in reached_dicts]):
+                groups.append((real.get, keys, values))
+            continue
         pairs = [(k, v) for k, v in zip(keys, values, strict=True)
                  if k in names or (label == "BaseBootcamp" and k in _SCORING)]
         groups.append((real.get, tuple(k for k, _ in pairs), tuple(v for _, v in pairs)))
@@ -734,11 +746,6 @@ def _hot(contract_snap: Any, class_snap: Any, mro: Any) -> Any:
         if not any([d is c for c in contract_dicts]):  # (the contract modules' dicts: above)
             pairs = [(k, v) for k, v in zip(keys, values, strict=True) if k in names]
             groups.append((d.get, tuple(k for k, _ in pairs), tuple(v for _, v in pairs)))
-    for k in mro:  # the scoring attributes of the other contract classes (CompiledBootcamp)
-        if k in _S.contract_reads and k is not _S.base:
-            real = _real_dict(_type_dict(k))
-            keys = tuple(name for name in _SCORING if name in real)
-            groups.append((real.get, keys, tuple(map(real.get, keys))))
     classes = list({id(c): (c, m, t) for c, m, t in contract_snap.classes + class_snap.classes}
                    .values())
     cs = tuple(c for c, _, _ in classes)
@@ -1682,13 +1689,26 @@ def contract_modules(contract: Any) -> list[Any]:
     return [found[name] for name in sorted(found)]
 
 
+def _contract_classes(modules: list[Any]) -> list[Any]:
+    """Every class the contract's modules define (``BaseBootcamp``, ``CompiledBootcamp``, the
+    runner's stream and error classes, ...), each once, in the modules' order."""
+    own = {module.__name__ for module in modules}
+    found: dict[int, Any] = {}
+    for module in modules:
+        for value in vars(module).values():
+            if isinstance(value, type) and value.__module__ in own:
+                found.setdefault(id(value), value)
+    return list(found.values())
+
+
 def _contract_snapshot(env: dict[str, Any], modules: list[Any], base: type,
                        builtins_dict: dict[str, Any]) -> Any:
-    """The contract as it is before the import: ``BaseBootcamp``'s dict and the dicts of the
-    contract's modules (:func:`contract_modules`), the builtins, module globals and module
-    attributes the contract's code reads (a global added under a builtin's name included),
-    functions, MRO and metaclass. The part a class's scores depend on is compared at every call
-    (:func:`_hot`), all of it every :data:`CODE_CHECK_EVERY` calls."""
+    """The contract as it is before the import: the dicts of the contract's modules
+    (:func:`contract_modules`) and of every class they define (``BaseBootcamp``'s, the runner's
+    ``_Output``'s, ...), the builtins, module globals and module attributes the contract's
+    code reads (a global added under a builtin's name included), the functions of the modules
+    and classes, the classes' MROs and metaclasses. The part a class's scores depend on is
+    compared at every call (:func:`_hot`), all of it every :data:`CODE_CHECK_EVERY` calls."""
     names: set[str] = set()
     for module in modules:
         for code in _codes_of(module):
@@ -1705,8 +1725,13 @@ def _contract_snapshot(env: dict[str, Any], modules: list[Any], base: type,
                 keys = sorted(n for n in names & set(vars(value)) if not n.startswith("__"))
                 if keys:
                     views.append((f"{gname} (module)", vars(value), tuple(keys)))
-    return env["_snapshot"]([], [], env["_functions"](base), [base],
-                            (("BaseBootcamp", _type_dict(base)), *scopes), tuple(views))
+    classes = [base, *(c for c in _contract_classes(modules) if c is not base)]
+    fns = [f for c in classes for f in env["_functions"](c)]
+    fns += [(f"{label}.{name}", fn) for label, scope in scopes for name, fn in scope.items()
+            if type(fn) is types.FunctionType and fn.__module__ == label]
+    class_dicts = [("BaseBootcamp", _type_dict(base))]
+    class_dicts += [(f"{c.__module__}.{c.__qualname__}", _type_dict(c)) for c in classes[1:]]
+    return env["_snapshot"]([], [], fns, classes, (*class_dicts, *scopes), tuple(views))
 
 
 #: The methods a score goes through (where a class inherits them from the contract): the
@@ -1718,24 +1743,28 @@ _SCORING = ("verify_score", "extract_output", "_verify_correction", "reference_a
 _SCORING_READERS = _SCORING[1:]
 
 
-def _contract_reads(modules: list[Any]) -> dict[type, frozenset[str]]:
+def _contract_reads(modules: list[Any]) -> dict[type, tuple[frozenset[str], tuple[type, ...]]]:
     """For each class of the contract: every name its scoring methods (:data:`_SCORING`) read,
     and the functions and classes of the contract they name read (in whichever of the
     contract's modules they live), and so on -- the contract globals, builtins and module
-    attributes a score can depend on."""
-    out: dict[type, frozenset[str]] = {}
+    attributes a score can depend on; with them, the contract classes a score can depend on:
+    every class of each contract module that code on the path comes from (an instance's
+    attribute -- ``program.remember`` -- leads to a class no name on the path shows: for a
+    compiled bootcamp, every class of ``synth.bootcamp`` and of the runner)."""
+    out: dict[type, tuple[frozenset[str], tuple[type, ...]]] = {}
     own = {module.__name__ for module in modules}
-    for cls in [value for module in modules for value in vars(module).values()]:
-        if not isinstance(cls, type) or cls.__module__ not in own:
-            continue
+    classes = _contract_classes(modules)
+    for cls in classes:
         names: set[str] = set()
         todo = [fn for name, fn in _plain_functions(cls) if name in _SCORING_READERS]
         seen: set[int] = set()
+        on_path = {cls.__module__}
         while todo:
             fn = todo.pop()
             if id(fn) in seen:
                 continue
             seen.add(id(fn))
+            on_path.add(fn.__module__)
             scope = fn.__globals__
             for name in _names_in(fn.__code__):
                 names.add(name)
@@ -1744,7 +1773,7 @@ def _contract_reads(modules: list[Any]) -> dict[type, frozenset[str]]:
                     todo.append(value)
                 elif isinstance(value, type) and value.__module__ in own:
                     todo += [f for _, f in _plain_functions(value)]
-        out[cls] = frozenset(names)
+        out[cls] = (frozenset(names), tuple(c for c in classes if c.__module__ in on_path))
     return out
 
 
