@@ -14,7 +14,7 @@ from typing import Any
 
 from synth.sandbox.base import Backend, Limits, Outcome, SandboxJob
 from synth.sandbox.kit import KIT_NAME
-from synth.sandbox.methods import KIT_SOURCE, code_unit, contract_files
+from synth.sandbox.methods import KIT_FILES, code_unit, contract_files
 
 __all__ = ["UNSUPPORTED", "ProgramRuns", "run_in_process", "run_program"]
 
@@ -48,7 +48,7 @@ def run_program(backend: Backend, code: str, stdins: list[str], *, timeout_s: fl
                     cpu_s=min(3600.0, timeout_s * len(stdins) + 20),
                     memory_mb=memory_mb, pids=32, file_size_mb=4, max_output_bytes=8_000_000)
     job = SandboxJob(
-        files={KIT_NAME: KIT_SOURCE, filename: code},
+        files={**KIT_FILES, filename: code},
         argv=[KIT_NAME, "run-many", filename],
         stdin=json.dumps({"inputs": stdins, "timeout": timeout_s, "max_output": 1_000_000}),
         unit=code_unit(code, role),

@@ -20,6 +20,7 @@ import re
 import sys
 from typing import Any
 
+from synth.sandbox.kit import KIT_NAME, KIT_PACKAGE
 from synth.text import pyast
 
 __all__ = ["NOTE_ORDER", "classify_missing", "classify_refused", "global_random", "merge",
@@ -80,6 +81,13 @@ def _stdlib_file(path: str) -> bool:
         part in path for part in ("/site-packages/", "/dist-packages/"))
 
 
+def _kit_file(path: str) -> bool:
+    """A file of the sandbox kit in the job: the launcher, or a module of the kit's package
+    folder (whatever its name: every file there is the kit's)."""
+    folder, _, name = path.rpartition("/")
+    return name == KIT_NAME or (folder.endswith("/" + KIT_PACKAGE) and name.endswith(".py"))
+
+
 def _job_file(path: str) -> bool:
     """A file of the job's work dir (the module, the shim): ``/run/synth-sbx/synth-sbx-*/``
     on the process backend (but for the import directories it binds there, ``.import-N``),
@@ -107,7 +115,7 @@ def refused_dependency(traceback: str) -> tuple[str, str] | None:
     if found is None:
         return None
     for path in reversed(_FRAME_FILE.findall(traceback)):
-        if path.startswith("<") or path.endswith("/_synth_kit.py") or _stdlib_file(path):
+        if path.startswith("<") or _kit_file(path) or _stdlib_file(path):
             continue
         if _job_file(path):
             return None  # the audited module (or the shim) asked for it

@@ -71,11 +71,18 @@ from synth.sandbox.base import (
     SpawningBackend,
     classify_exit,
 )
-from synth.sandbox.kit import AUTH_OPEN, KIT_NAME, REPLY_OPEN, contract_modules
+from synth.sandbox.kit import (
+    AUTH_OPEN,
+    KIT_NAME,
+    KIT_PACKAGE,
+    LAUNCHER,
+    REPLY_OPEN,
+    contract_modules,
+)
 from synth.text.utf8 import ESCAPED_NOTE, describe, escape_value, find_unencodable
 
 __all__ = [
-    "KIT_SOURCE",
+    "KIT_FILES",
     "OVER_BUDGET",
     "UNENCODABLE",
     "MethodServer",
@@ -86,6 +93,7 @@ __all__ = [
     "decode_reply",
     "encode_request",
     "error_reply",
+    "kit_files",
     "method_job",
     "reply_weight",
     "server_limits",
@@ -94,7 +102,19 @@ __all__ = [
 ]
 
 _HERE = Path(__file__).resolve().parent
-KIT_SOURCE = (_HERE / "kit.py").read_text(encoding="utf-8")
+
+
+def kit_files() -> dict[str, str]:
+    """The kit as every job gets it (see :mod:`synth.sandbox.kit`): the launcher as
+    :data:`KIT_NAME` (the job's ``argv[0]``), and each ``.py`` file of the kit's folder, as it
+    is, under :data:`KIT_PACKAGE` -- computed from the folder, so a new module is shipped too."""
+    files = {KIT_NAME: LAUNCHER}
+    for path in sorted((_HERE / "kit").glob("*.py")):
+        files[f"{KIT_PACKAGE}/{path.name}"] = path.read_text(encoding="utf-8")
+    return files
+
+
+KIT_FILES = kit_files()
 #: The contract as shipped, path -> source: ``synth/bootcamp.py`` and the modules of ``synth``
 #: it imports (:func:`synth.sandbox.kit.contract_modules`: the modules the kit snapshots).
 _CONTRACT_FILES = {
@@ -126,7 +146,7 @@ def code_unit(code: str, role: str = "") -> str:
 def contract_files() -> dict[str, str]:
     """The files every bootcamp job needs: the kit and the contract package (the contract's
     modules and the client of declared engines, :mod:`synth.engines`)."""
-    return {KIT_NAME: KIT_SOURCE, "synth/__init__.py": "", **_CONTRACT_FILES,
+    return {**KIT_FILES, "synth/__init__.py": "", **_CONTRACT_FILES,
             "synth/engines.py": _ENGINES_SOURCE}
 
 
@@ -181,10 +201,10 @@ def method_job(
         extra, module = intern_files(code, relative)
         files.update(extra)
     elif mode == "checker":  # an independent checker: check(), solve(), probes()
-        files = {KIT_NAME: KIT_SOURCE, "checker.py": code}
+        files = {**KIT_FILES, "checker.py": code}
         module = "checker"
     elif mode == "validator":  # an input validator: validate(stdin) -> None | str
-        files = {KIT_NAME: KIT_SOURCE, "validator.py": code}
+        files = {**KIT_FILES, "validator.py": code}
         module = "validator"
     else:
         files["candidate.py"] = code

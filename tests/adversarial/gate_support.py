@@ -23,7 +23,7 @@ from helpers import sysv_objects
 
 from synth.gate import CheckConfig, CheckReport, CheckStatus
 from synth.sandbox.base import Backend, Limits, Outcome, RunResult, SandboxJob, Session
-from synth.sandbox.kit import KIT_NAME
+from synth.sandbox.kit import KIT_NAME, KIT_PACKAGE
 from synth.sandbox.methods import contract_files
 from synth.sandbox.pool import VerifyResult
 
@@ -199,9 +199,9 @@ UNGUARDED_NAME = "_unguarded.py"
 UNGUARDED = f'''"""Tests only: the kit's method server with its audit-hook guard never armed."""
 import sys
 
-import {KIT_NAME.removesuffix(".py")} as kit
+from {KIT_PACKAGE} import serve
 
-sys.exit(kit.serve(sys.argv[1:], guard=False))
+sys.exit(serve(sys.argv[1:], guard=False))
 '''
 
 

@@ -34,6 +34,8 @@ from gate_support import (
     GATE_PROGRAMS,
     LIMIT_CHECKS,
     MAY_DIE,
+    POOL_CASE,
+    POOL_PROBES,
     SYSV_KEYS,
     TRACE,
     UNGUARDED,
@@ -51,6 +53,7 @@ from synth.sandbox.base import Backend, Limits, Outcome, SandboxJob
 from synth.sandbox.methods import MethodServer, contract_files, server_limits
 
 LIMITS_PROGRAMS = [p for p in GATE_PROGRAMS if p.stem.startswith("gate_limits_")]
+KIT_PROGRAMS = [p for p in GATE_PROGRAMS if p.stem.startswith("gate_bypass_kit_")]
 DETERMINISM_PROGRAMS = {p.stem: p.read_text() for p in GATE_PROGRAMS
                         if p.stem.startswith("gate_determinism_")}
 pytestmark = pytest.mark.timeout(240)
@@ -207,3 +210,34 @@ def test_determinism_forgeries_fail_across_sessions_without_the_guard(backend: B
             copied[name] = runs[0] == runs[1]
     assert copied == dict.fromkeys(DETERMINISM_PROGRAMS, False), copied
     _assert_no_traces(marker, backend, watch, ipc_before)
+
+
+# -- the kit's modules --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", KIT_PROGRAMS, ids=lambda p: p.stem)
+def test_the_kit_s_modules_lead_nowhere_without_the_guard(path: Path, backend: Backend) -> None:
+    """With the guard off nothing stops a bootcamp from patching what ``sys.modules`` holds of
+    the kit (inert modules) or from importing the kit's package afresh and patching that copy:
+    neither is what the server runs. Its functions and state are private copies bound to a
+    namespace no module leads to, so the accept-everything verifier is scored as it is -- the
+    wrong answer 1.0, as the right one -- and nothing is reported as tampered."""
+    assert len(KIT_PROGRAMS) == 2
+    server = _server(path.read_text(), backend, hashseed=0)
+    try:
+        hello = server.start()
+        assert hello.ok, f"{hello.outcome} {hello.error}\n{hello.traceback}"
+        assert not hello.value.get("tampered"), hello.value
+        handle = server.call("construct", {"params": {}, "seed": 1}).value
+        reply = server.call("generate", {"handle": handle})
+        assert reply.ok, f"{reply.outcome} {reply.error}\n{reply.traceback}"
+        case = json.loads(reply.value["text"])
+        case_text = json.dumps(POOL_CASE, sort_keys=True)
+        scores = [server.call("score", {"response": probe, "case_text": case_text}).value
+                  for probe in POOL_PROBES]
+    finally:
+        server.close()
+    if "fresh" in case:  # the import the guard refuses went through: a fresh copy, patched
+        assert case["fresh"] == ["_synth_kit_pkg", "_synth_kit_pkg.questions",
+                                 "_synth_kit_pkg.server", "_synth_kit_pkg.calls"], case
+    assert scores == [{"score": 1.0}, {"score": 1.0}, {"score": 0.0}], scores

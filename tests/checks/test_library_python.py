@@ -93,10 +93,11 @@ def test_a_dependency_the_guard_refuses_makes_the_module_cannot_judge():
     assert "numpy" in report.decisive.artifacts["dependency_file"]
 
 
-def _trace(*files: str, refused: str = "sys._getframe") -> str:
+def _trace(*files: str, refused: str = "sys._getframe",
+           hook: str = "/run/synth-sbx/synth-sbx-ab/_synth_kit_pkg/guard.py") -> str:
     frames = "".join(f'  File "{f}", line 3, in <module>\n    x\n' for f in files)
     return ("Traceback (most recent call last):\n" + frames
-            + '  File "/run/synth-sbx/synth-sbx-ab/_synth_kit.py", line 348, in _hook\n'
+            + f'  File "{hook}", line 116, in _hook\n'
             f"SandboxViolation: not allowed in a bootcamp: {refused}")
 
 
@@ -114,4 +115,10 @@ def test_refused_dependency_blames_only_code_outside_the_module():
     assert refused_dependency(_trace(dep, "/run/synth-sbx/synth-sbx-ab/candidate.py")) is None
     assert refused_dependency(_trace("/tmp/candidate.py", stdlib)) is None
     assert refused_dependency(_trace("/tmp/job-1f/candidate.py")) is None
+    # the guard's frame is the kit's in every backend's layout (process, bwrap, docker)
+    for job in ("/run/synth-sbx/synth-sbx-ab/", "/tmp/", "/tmp/job-1f/"):
+        for kit_file in ("_synth_kit_pkg/guard.py", "_synth_kit_pkg/calls.py", "_synth_kit.py"):
+            assert refused_dependency(_trace(f"{job}candidate.py", hook=job + kit_file)) is None
+            assert refused_dependency(_trace(f"{job}candidate.py", dep, hook=job + kit_file)) \
+                == ("sys._getframe", dep)
     assert refused_dependency("ValueError: nope") is None

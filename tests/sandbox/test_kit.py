@@ -1,6 +1,6 @@
 """The sandbox kit and the method-call protocol: the untrusted side only answers.
 
-The kit is shipped into every job; these tests run its method server in the real process
+The kit (the package ``synth.sandbox.kit``, every file of it) is shipped into every job; these tests run its method server in the real process
 sandbox through the host client (synth.sandbox.methods) and check what comes back, how bad
 answers are typed, and that a hang is bounded by the host even when the bootcamp disables the
 kit's own timer.
@@ -13,6 +13,7 @@ import builtins
 import dis
 import json
 import secrets
+import subprocess
 import sys
 import time
 import types
@@ -25,13 +26,17 @@ import synth.bootcamp
 from synth.compiled import assemble
 from synth.sandbox import kit, methods
 from synth.sandbox.base import Outcome
+from synth.sandbox.kit import server as kit_server
+from synth.sandbox.kit import setup as kit_setup
 from synth.sandbox.methods import MethodServer
 
-SANDBOX_DIR = Path(kit.__file__).resolve().parent
+KIT_DIR = Path(kit.__file__).resolve().parent
+SANDBOX_DIR = KIT_DIR.parent
+KIT_FILES = sorted(KIT_DIR.glob("*.py"))
 #: the contract's modules: synth.bootcamp and the modules of synth it imports
 CONTRACT = {m.__name__: Path(m.__file__) for m in kit.contract_modules(synth.bootcamp)}
 IN_SANDBOX = {
-    "_synth_kit": SANDBOX_DIR / "kit.py",
+    **{f"{kit.KIT_PACKAGE}.{path.stem}": path for path in KIT_FILES},
     **CONTRACT,
     "intern_shim": SANDBOX_DIR / "intern_shim.py",
 }
@@ -99,13 +104,52 @@ def test_every_module_of_the_contract_is_shipped_and_snapshotted():
         assert methods.contract_files()[name.replace(".", "/") + ".py"] == path.read_text()
 
 
-def test_the_kit_is_the_one_shipped_file():
+def test_the_kit_is_shipped_as_its_folder_and_a_launcher():
     job = methods.method_job(TOY_SUM)
-    assert job.files[kit.KIT_NAME] == (SANDBOX_DIR / "kit.py").read_text()
+    shipped = {name: text for name, text in job.files.items()
+               if name == kit.KIT_NAME or name.startswith(kit.KIT_PACKAGE + "/")}
+    assert shipped == {kit.KIT_NAME: kit.LAUNCHER,
+                       **{f"{kit.KIT_PACKAGE}/{p.name}": p.read_text() for p in KIT_FILES}}
+    assert len(KIT_FILES) > 5 and not [p for p in KIT_DIR.rglob("*.py") if p.parent != KIT_DIR]
     assert job.argv[:2] == [kit.KIT_NAME, "serve"]
+    for other in (methods.method_job("def check(identity, answer): return True", mode="checker"),
+                  methods.method_job("def validate(stdin): return None", mode="validator")):
+        assert {n: other.files[n] for n in shipped} == shipped
     assert job.unit == methods.code_unit(TOY_SUM)
     other = methods.method_job(TOY_SUM, role="determinism")
     assert other.unit != job.unit and other.unit.startswith(job.unit)
+
+
+def _job_python(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-s", "-S", "-B", *args], cwd=folder,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_a_new_file_of_the_kit_is_shipped_and_taken_in_with_the_rest(tmp_path, monkeypatch):
+    """Nothing lists the kit's files: the host ships every file of its folder, and the server
+    takes every module of the shipped folder into its namespace, then empties it
+    (``_kit_modules``)."""
+    folder = tmp_path / "kit"
+    folder.mkdir()
+    for path in KIT_FILES:
+        (folder / path.name).write_text(path.read_text())
+    (folder / "extra.py").write_text("X = 1\n")
+    monkeypatch.setattr(methods, "_HERE", tmp_path)
+    files = methods.kit_files()
+    assert files[f"{kit.KIT_PACKAGE}/extra.py"] == "X = 1\n"
+    job = tmp_path / "job"
+    for name, text in files.items():
+        (job / name).parent.mkdir(parents=True, exist_ok=True)
+        (job / name).write_text(text)
+    run = _job_python(job, "-c", f"from {kit.KIT_PACKAGE} import setup\n"
+                      "print(*[m.__name__ for m in setup._kit_modules()])")
+    names = {f"{kit.KIT_PACKAGE}.{p.stem}" for p in [*KIT_FILES, folder / "extra.py"]}
+    assert set(run.stdout.split()) == names - {f"{kit.KIT_PACKAGE}.__init__"} | {kit.KIT_PACKAGE}, run
+    # the launcher runs the kit's command line, and does nothing when imported
+    run = _job_python(job, kit.KIT_NAME, "nothing")
+    assert run.returncode == 1 and f"usage: {kit.KIT_NAME} serve" in run.stderr, run
+    run = _job_python(job, "-c", f"import {kit.KIT_NAME.removesuffix('.py')}; print('imported')")
+    assert run.stdout == "imported\n", run
 
 
 def test_find_bootcamp_class_counts_only_the_module_s_own_leaf_classes():
@@ -248,7 +292,9 @@ def test_the_server_namespace_holds_everything_it_reads_and_no_module():
     global name their code reads is in it (or in its private builtins), nothing in it is a
     module, every function in it is bound to it, and the kit defines no class with methods."""
     own_builtins = dict(vars(builtins))
-    env = kit._private_namespace(vars(kit), kit._RUNTIME, own_builtins)
+    modules = kit_setup._kit_modules()
+    env = kit_setup._private_namespace(tuple(vars(m) for m in modules), kit_server._RUNTIME,
+                                       own_builtins)
     functions = {name: fn for name, fn in env.items() if isinstance(fn, types.FunctionType)}
     assert {"_main", "_hook", "_serve_loop", "_bounded", "_send", "_flush", "m_score"} <= set(
         functions)
@@ -264,8 +310,9 @@ def test_the_server_namespace_holds_everything_it_reads_and_no_module():
     for name, value in env.items():
         assert not isinstance(value, types.ModuleType), f"{name} is a module"
     assert env["_S"] is None and env["_G"] is None  # serve() sets them, in the job only
-    classes = [c for c in vars(kit).values() if isinstance(c, type) and c.__module__ == kit.__name__]
-    assert [c.__name__ for c in classes] == ["SandboxViolation"]
+    classes = {c for m in modules for c in vars(m).values()
+               if isinstance(c, type) and c.__module__ == m.__name__}
+    assert sorted(c.__name__ for c in classes) == ["SandboxViolation"]
     assert not any(isinstance(v, types.FunctionType | classmethod | staticmethod)
                    for v in vars(kit.SandboxViolation).values())
 
@@ -285,7 +332,18 @@ def test_canonical_and_loads_are_json_in_c():
         kit.canonical({"a": object()})
 
 
-_PROBE_FUNCTION = '''
+#: Names that only the kit's namespaces hold: at least one of each of its modules (checked
+#: below), so that a scope a bootcamp reaches that holds one of them is the kit's.
+KIT_MARKS = ("_S", "_G", "_hook", "_serve_loop", "_score_value", "serve", "_hot", "_bounded",
+             "_kit_caller", "m_reset", "_private_namespace", "_ENCODE_REPLY", "LAUNCHER")
+
+
+def test_every_module_of_the_kit_has_a_mark_the_probe_looks_for():
+    for module in kit_setup._kit_modules():
+        assert set(vars(module)) & set(KIT_MARKS), module.__name__
+
+
+_PROBE_FUNCTION = f"\n\nKIT_MARKS = {KIT_MARKS!r}\n" + '''
 
 def _probe():
     """Everything a bootcamp can enumerate without an audited read, searched for the kit."""
@@ -295,8 +353,7 @@ def _probe():
     function_type = type(_probe)
 
     def looks_like_kit(scope):
-        return isinstance(scope, dict) and any(
-            k in scope for k in ("_S", "_G", "_hook", "_serve_loop", "_score_value", "serve"))
+        return isinstance(scope, dict) and any(k in scope for k in KIT_MARKS)
 
     def visit_function(fn, where):
         if id(fn) in seen:
@@ -333,14 +390,19 @@ def _probe():
             todo += type.__subclasses__(cls)
         except TypeError:
             pass
-        if cls.__module__ in ("__main__", "_synth_kit") and cls.__name__ != "SandboxViolation":
+        if (cls.__module__ == "__main__" or str(cls.__module__).startswith("_synth_kit")) \
+                and cls.__name__ != "SandboxViolation":
             found.append(f"class {cls.__name__}")
         visit_namespace(dict(vars(cls)), f"class {cls.__name__}")
     for name, module in list(sys.modules.items()):
         visit_namespace(dict(vars(module)), f"module {name}")
-    if set(vars(sys.modules["__main__"])) - {"__name__", "__doc__", "__package__", "__loader__",
-                                             "__spec__"}:
+    inert = {"__name__", "__doc__", "__package__", "__loader__", "__spec__"}
+    if set(vars(sys.modules["__main__"])) - inert:
         found.append("__main__ is not empty")
+    kit = [name for name in sys.modules if name.startswith("_synth_kit")]
+    found += [f"{name} is not empty" for name in kit if set(vars(sys.modules[name])) - inert]
+    if len(kit) < 6:
+        found.append(f"saw too few of the kit's modules: {kit}")
     if "gc" in sys.modules or "_signal" in sys.modules:
         found.append("gc or _signal in sys.modules")
     facade = sys.modules["signal"].signal
