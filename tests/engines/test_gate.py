@@ -191,9 +191,9 @@ SMALL = CheckConfig(cases_per_level=8, min_cases=8, mutation_cases=10, oracle_ca
 EXIT = {"accepted": 0, "rejected": 1, "cannot_judge": 3}
 
 
-def _report(path: Path) -> tuple[int, dict[str, Any]]:
+def _report(path: Path, config: CheckConfig = SMALL) -> tuple[int, dict[str, Any]]:
     """(the exit code `synth check` gives this verdict, the report as `--json` prints it)."""
-    report = run_checks(path.read_text(encoding="utf-8"), backend="bwrap", config=SMALL,
+    report = run_checks(path.read_text(encoding="utf-8"), backend="bwrap", config=config,
                         name=path.stem)
     assert SMALL.determinism_cases == CheckConfig().determinism_cases
     assert SMALL.engine_log_episodes == CheckConfig().engine_log_episodes
@@ -208,7 +208,9 @@ def test_an_engine_seeded_from_a_hash_is_rejected_though_its_moves_agree(tmp_pat
     before = pids_with("/usr/games/gnugo")
     path = tmp_path / "go_game_hash_seed.py"
     path.write_text(_reseeded_go_game("hash seed", smaller=False))  # 9x9: the moves agree
-    code, report = _report(path)
+    # the default sizes: with fewer reference episodes, the positions replayed can include one
+    # where the seed changes GNU Go's move (nondeterministic_episode; seen in a full run)
+    code, report = _report(path, CheckConfig())
     assert code == 1
     check = next(c for c in report["checks"] if c["name"] == "episode_determinism")
     assert check["status"] == "failed" and check["finding"] == "nondeterministic_engine_settings"
