@@ -64,8 +64,8 @@ from synth.sandbox.methods import (
     spawning_backend,
 )
 
-__all__ = ["WORKER_LIFE", "VerifyResult", "WorkerPool", "pool_limits", "scoring_life", "validate_score",
-           "worker_life"]
+__all__ = ["WORKER_LIFE", "VerifyResult", "WorkerPool", "engine_scaled_life", "pool_limits",
+           "scoring_life", "validate_score", "worker_life"]
 
 #: The calls a production worker serves before it is replaced, drawn anew for each worker:
 #: random, and small enough that "honest for the first N calls" cannot outlast the gate, whose
@@ -82,10 +82,16 @@ def scoring_life(code: str) -> tuple[int, int]:
     its workers serve 10-40 calls: a fresh worker (an import and an engine start) costs a few
     per cent of a life, and the gate's consistency check, which must outlast the top of the
     range, stays short."""
+    return engine_scaled_life(WORKER_LIFE, code)
+
+
+def engine_scaled_life(life: tuple[int, int], code: str) -> tuple[int, int]:
+    """``life`` (a range of calls) divided by the time factor of the engine ``code`` declares
+    (:func:`synth.engines.time_factor`; unchanged without one), at least 8 to 16 calls."""
     from synth.engines import time_factor
 
     factor = time_factor(code)
-    low, high = WORKER_LIFE
+    low, high = life
     return max(8, int(low / factor)), max(16, int(high / factor))
 
 

@@ -49,7 +49,7 @@ from synth.bootcamp import ANSWER_CLOSE, BaseBootcamp
 from synth.sandbox.base import Backend, Outcome, SandboxUnavailableError
 from synth.sandbox.kit import canonical
 from synth.sandbox.methods import MethodServer, server_limits
-from synth.sandbox.pool import worker_life
+from synth.sandbox.pool import engine_scaled_life, worker_life
 from synth.serving.sampling import (
     EpisodeStep,
     multi_turn_info,
@@ -76,11 +76,7 @@ def episode_life(code: str) -> tuple[int, int]:
     :data:`EPISODE_LIFE`, shortened by the time factor of an engine it declares
     (:func:`synth.engines.time_factor`; a GNU Go step takes ~50 ms, so its processes serve
     10-40 calls). The gate's episode consistency stream exceeds the upper end."""
-    from synth.engines import time_factor
-
-    factor = time_factor(code)
-    low, high = EPISODE_LIFE
-    return max(8, int(low / factor)), max(16, int(high / factor))
+    return engine_scaled_life(EPISODE_LIFE, code)
 
 
 class RolloutError(Exception):

@@ -35,7 +35,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from helpers import assert_no_leftovers, missing_extra, pids_with, smollm2_dir
+from helpers import SMOLLM2_GGUF, assert_no_leftovers, missing_extra, pids_with, smollm2_dir
 
 from synth.library import Library
 from synth.training import reward
@@ -45,7 +45,7 @@ VERL_VERSION = "0.9.1"  # what scripts/setup.sh installs, and whose internals th
 REPO = Path(__file__).resolve().parents[2]
 RECIPE = REPO / "docs" / "recipes" / "verl_reward.yaml"
 BOOTCAMPS = ["game24", "cipher"]
-GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+GGUF_FILE = SMOLLM2_GGUF
 RESPONSE_LENGTH = 96
 WORKER = "synth-reward-worker"  # the label of synth.training.reward's sandboxed workers
 

@@ -27,7 +27,7 @@ from typing import Any
 
 import psutil
 import pytest
-from helpers import make_library, missing_extra, smollm2_dir
+from helpers import SMOLLM2_GGUF, make_library, missing_extra, smollm2_dir
 
 from synth.library import Library
 from synth.serving.rollout import EpisodeEnv, extract_action, replay
@@ -38,7 +38,7 @@ VERL_VERSION = "0.9.1"
 REPO = Path(__file__).resolve().parents[2]
 RECIPE = REPO / "docs" / "recipes" / "verl_multiturn.yaml"
 AGENT_LOOPS = REPO / "docs" / "recipes" / "verl_agent_loops.yaml"
-GGUF_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+GGUF_FILE = SMOLLM2_GGUF
 GARBAGE = ["I would rather not play.", "<answer>purple</answer>", "<answer></answer>",
            "<answer>9 9 9 9 9 9 9</answer>"]
 _SEGMENT = re.compile(r"<\|im_start\|>(\w+)\n(.*?)(?:<\|im_end\|>|$)", re.DOTALL)
