@@ -264,14 +264,38 @@ def _refusal(spec: EngineSpec, text: Any) -> str:
     return ""
 
 
+class _ClientGone(Exception):
+    """The broker's request pipe closed while an engine was working: nobody waits for it."""
+
+
+class _Inbox:
+    """The broker's request pipe, buffered. An engine's answer is awaited while this pipe is
+    watched too, so that a client gone mid-command (its method server ended or was killed)
+    stops the engine at once instead of after the command's timeout."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.buf = b""
+
+    def pull(self) -> None:
+        """Read what the pipe holds (it is readable); raises _ClientGone at its end."""
+        chunk = os.read(self.fd, 1 << 16)
+        if not chunk:
+            raise _ClientGone()
+        self.buf += chunk
+        if len(self.buf) > 4 * MAX_ANSWER_BYTES:
+            raise _ClientGone()
+
+
 class _Program:
     """One engine process, started on demand, talking GTP over its stdin/stdout."""
 
-    def __init__(self, spec: EngineSpec) -> None:
+    def __init__(self, spec: EngineSpec, inbox: _Inbox | None = None) -> None:
         self.spec = spec
         self.proc: Any = None
         self.buf = b""
         self.path = ""
+        self.inbox = inbox
 
     def start(self) -> None:
         import subprocess
@@ -323,14 +347,18 @@ class _Program:
             raise EngineError(f"{name} exited before the command {text!r}") from None
         deadline = time.monotonic() + timeout_s
         fd = proc.stdout.fileno()
+        inbox = self.inbox
+        watched = [fd] if inbox is None else [fd, inbox.fd]
         while b"\n\n" not in self.buf:
             left = deadline - time.monotonic()
             if left <= 0:
                 self.stop()
                 raise EngineTimeout(f"{name} did not answer {text!r} within {timeout_s:g}s "
                                     "(it was killed; the next command starts a fresh one)")
-            ready, _, _ = select.select([fd], [], [], left)
-            if not ready:
+            ready, _, _ = select.select(watched, [], [], left)
+            if inbox is not None and inbox.fd in ready:
+                inbox.pull()  # the end of the pipe raises _ClientGone: the broker stops all
+            if fd not in ready:
                 continue
             chunk = os.read(fd, 1 << 16)
             if not chunk:
@@ -366,29 +394,26 @@ def _broker(specs: list[EngineSpec], infd: int, outfd: int) -> None:
     "timeout"}``; answers ``{"id", "ok": [answer, ...]}`` or ``{"id", "err", "kind", "index"}``
     (kind: refused | gtp | timeout | unavailable | failed). ``{"id", "op": "log"}`` answers the
     command log since the last such request (see :func:`command_log`) and starts a new one."""
-    programs = {spec.name: _Program(spec) for spec in specs}
+    inbox = _Inbox(infd)
+    programs = {spec.name: _Program(spec, inbox) for spec in specs}
     journal = _Journal()
     state: dict[str, Any] = {}
-    for name, program in programs.items():
-        try:
-            state[name] = {"ok": True, "version": program.version(program.spec.startup_s),
-                           "path": program.path}
-        except EngineError as exc:
-            program.stop()
-            state[name] = {"ok": False, "error": str(exc)}
-    _write_line(outfd, state)
-    buf = b""
     try:
+        for name, program in programs.items():
+            try:
+                state[name] = {"ok": True, "version": program.version(program.spec.startup_s),
+                               "path": program.path}
+            except EngineError as exc:
+                program.stop()
+                state[name] = {"ok": False, "error": str(exc)}
+        _write_line(outfd, state)
         while True:
-            while b"\n" not in buf:
-                chunk = os.read(infd, 1 << 16)
-                if not chunk:
-                    return
-                buf += chunk
-                if len(buf) > 4 * MAX_ANSWER_BYTES:
-                    return
-            line, buf = buf.split(b"\n", 1)
+            while b"\n" not in inbox.buf:
+                inbox.pull()
+            line, inbox.buf = inbox.buf.split(b"\n", 1)
             _write_line(outfd, _answer(programs, state, line, journal))
+    except _ClientGone:
+        return
     finally:
         for program in programs.values():
             program.stop()

@@ -4,6 +4,7 @@ answers that depend only on the position."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import sys
@@ -136,6 +137,25 @@ def test_closing_the_channel_stops_the_broker_and_its_engines() -> None:
     engines._close_channel()
     assert broker.proc.poll() is not None
     assert_no_leftovers("/usr/games/gnugo", before=before)
+
+
+def test_a_client_gone_mid_command_stops_the_engine_at_once(fake: str) -> None:
+    """The broker watches its request pipe while an engine works: a method server that ends
+    during a long command (a deep search) takes the engine with it, not after the timeout."""
+    engines.REGISTRY[fake] = dataclasses.replace(engines.REGISTRY[fake], timeout_s=30.0)
+    channel = engines._open_channel((fake,))
+    hung_pid = int(channel.state[fake]["version"].split()[-1])
+    engines._write_line(channel.wfd, {"id": 1, "engine": fake, "op": "gtp",
+                                      "cmds": ["genmove b"], "timeout": 30})
+    time.sleep(0.3)  # the engine is working on it
+    assert _state(hung_pid) not in ("gone", "Z")
+    start = time.monotonic()
+    for stream in (channel.proc.stdin, channel.proc.stdout):
+        stream.close()
+    channel.proc.wait(timeout=10)
+    elapsed = time.monotonic() - start
+    assert elapsed < 5.0, elapsed  # the command's timeout is 30 s
+    assert _state(hung_pid) in ("gone", "Z")
 
 
 def _analysis(moves: list[tuple[str, str]], size: int) -> tuple[str, dict[str, float]]:

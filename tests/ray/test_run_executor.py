@@ -387,10 +387,11 @@ def test_the_endpoint_limit_holds_across_the_cluster(ray_cluster: LocalRayCluste
     assert outcomes(run_dir) == {f"local/{n}": ("accepted", "accepted") for n in names}
     events = read_events(run_dir / "events.jsonl")
     calls = [e for e in events if e["kind"] == "llm_call"]
-    # both nodes called the endpoint, with more requests ready than the limit (they queued)...
+    # both nodes called the endpoint, with more requests ready than the limit (they queued: how
+    # many depends on how the gate's work spreads the calls out; a busy machine spreads them more)
     assert {e["node"] for e in ray_tasks(run_dir)} == {ray_cluster.head.node_id,
                                                        ray_cluster.worker.node_id}
-    assert sum(1 for e in calls if e["queued_s"] > 0.05) >= 10
+    assert sum(1 for e in calls if e["queued_s"] > 0.05) >= limit
     # ...and never more than the limit were out at once (each node alone could have sent 6):
     # the cluster's limiter never granted more leases at once
     stats = next(e for e in events if e["kind"] == "ray_stats")["endpoints"]
