@@ -335,7 +335,7 @@ def test_canonical_and_loads_are_json_in_c():
 #: Names that only the kit's namespaces hold: at least one of each of its modules (checked
 #: below), so that a scope a bootcamp reaches that holds one of them is the kit's.
 KIT_MARKS = ("_S", "_G", "_hook", "_serve_loop", "_score_value", "serve", "_hot", "_bounded",
-             "_kit_caller", "m_reset", "_private_namespace", "_ENCODE_REPLY", "LAUNCHER")
+             "_kit_caller", "m_reset", "_private_namespace", "_ENCODE_REPLY", "LAUNCHER", "_pump")
 
 
 def test_every_module_of_the_kit_has_a_mark_the_probe_looks_for():

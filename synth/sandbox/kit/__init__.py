@@ -29,6 +29,7 @@ it; none imports anything outside the standard library):
 * :mod:`.server` -- the handshake, the request loop, dispatch and the reply channel;
 * :mod:`.setup` -- :func:`serve`: everything done before the candidate is imported;
 * :mod:`.cli` -- the job's command line and the launcher that runs it.
+* :mod:`.forkrun` -- ``run-many``: a program run once per input, forked from a warm interpreter.
 
 **How a job gets and runs the kit.** The host ships every ``.py`` file of this folder, as it
 is, under the job's folder :data:`KIT_PACKAGE` (``_synth_kit_pkg/``), and a launcher of a few
@@ -75,7 +76,8 @@ in the reply (``tampered``), which the host turns into a finding.
 
 from __future__ import annotations
 
-from .cli import LAUNCHER, run_many
+from .cli import LAUNCHER
+from .forkrun import run_many
 from .guard import CANARY, SandboxViolation
 from .setup import serve
 from .snapshot import contract_modules

@@ -8,13 +8,11 @@ else.
 
 from __future__ import annotations
 
-import json
-import os
 import sys
-from typing import Any
 
+from .forkrun import run_many
 from .setup import serve
-from .wire import KIT_NAME, KIT_PACKAGE, TRACE_CAP
+from .wire import KIT_NAME, KIT_PACKAGE
 
 #: The text of :data:`KIT_NAME` in every job.
 LAUNCHER = f'''"""The sandbox kit's entry point: the kit is the package {KIT_PACKAGE} next to this file."""
@@ -35,38 +33,3 @@ def main(argv: list[str]) -> int:
     if len(argv) >= 2 and argv[0] == "run-many":
         return run_many(argv[1:])
     sys.exit(f"usage: {KIT_NAME} serve MODULE CLASS MODE [--shift-clock] | run-many PROGRAM")
-
-
-def run_many(argv: list[str]) -> int:
-    """``_synth_kit.py run-many PROGRAM``: stdin is ``{"inputs": [str, ...], "timeout": s,
-    "max_output": n}``; runs ``python PROGRAM`` once per input (up to 4 at a time) and writes
-    ONE JSON line: a list of ``{"stdout", "stderr", "code"}`` (``code`` None on a timeout)."""
-    import subprocess
-
-    program = argv[0]
-    request = json.loads(sys.stdin.read())
-    inputs, timeout = request["inputs"], float(request["timeout"])
-    cap = int(request.get("max_output", 1_000_000))
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the job's folder
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    env.update(PYTHONIOENCODING="utf-8", PYTHONDONTWRITEBYTECODE="1")
-    results: list[dict[str, Any]] = []
-    for start in range(0, len(inputs), 4):
-        procs = []
-        for text in inputs[start : start + 4]:
-            proc = subprocess.Popen(
-                [sys.executable, "-s", "-S", "-B", program], stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=here)
-            procs.append((proc, text))
-        for proc, text in procs:
-            try:
-                out, err = proc.communicate(text.encode("utf-8"), timeout=timeout)
-                code: int | None = proc.returncode
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                out, err = proc.communicate()
-                code = None
-            results.append({"stdout": out[:cap].decode("utf-8", "replace"),
-                            "stderr": err[-TRACE_CAP:].decode("utf-8", "replace"), "code": code})
-    sys.stdout.write(json.dumps(results) + "\n")
-    return 0
