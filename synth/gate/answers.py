@@ -12,12 +12,12 @@ import itertools
 import json
 import random
 import re
-import time
 from collections.abc import Callable
 from typing import Any
 
 from synth.bootcamp import ANSWER_OPEN, BaseBootcamp
 from synth.gate.calls import Failure
+from synth.gate.fresh import FreshDraw
 from synth.gate.probes import (
     MUTATION_KINDS,
     SOFT_MUTATIONS,
@@ -654,10 +654,6 @@ def check_consistency(s: Suite) -> dict[str, Any]:
                   "scored in one fresh long-lived scoring worker: same verdicts")
 
 
-#: fresh production cases the consistency check draws however slow the drawing (within
-#: FRESH_MIN_S seconds): more distinct cases than the gate's own 120, by a margin
-FRESH_MIN = 256
-FRESH_MIN_S = 10.0
 #: tries of a reordering kind on production's cases before its acceptance there counts
 SOFT_FLIP_MIN = 6
 
@@ -690,55 +686,31 @@ def soft_mutant(kind: str, answer: str, rng: random.Random) -> tuple[str, str] |
 
 
 def _fresh_traffic(s: Suite, rng: random.Random) -> tuple[list[tuple[str, str, float, str]], int]:
-    """Cases drawn as export draws them (a sampling process of its own, random 63-bit seeds,
-    every level in turn), as many as a production worker may score (more distinct cases than
-    the gate's own), within 2 seconds but at least :data:`FRESH_MIN` (within
-    :data:`FRESH_MIN_S`), and never more than a production worker's longest life
-    (:func:`synth.sandbox.pool.scoring_life`: 800 calls, 40 for an engine-backed module, whose
-    workers cannot see more distinct cases than that); each gives its reference answer (1.0
-    expected) and one corrupted answer of the mutation check's hard kinds in turn. (stream
-    items, cases)"""
-    from synth.sandbox.pool import scoring_life
-    from synth.serving.sampling import CaseSampler, SampleError
-
+    """The fresh production cases (:class:`synth.gate.fresh.FreshDraw`, started after the
+    generate check, or here), each giving its reference answer (1.0 expected) and one
+    corrupted answer of the mutation check's hard kinds in turn, and a reordering the mutation
+    check saw refused on every other case. (stream items, cases)"""
     out: list[tuple[str, str, float, str]] = []
-    drawn = 0
     if s.intern:  # an InternBootcamp-style class: drawn by its own conventions, not export's
-        return out, drawn
+        return out, 0
+    draw = s.fresh if s.fresh is not None else FreshDraw(
+        s.source, s.backend, str(s.info.get("class") or ""), rng)
+    s.fresh = None
+    samples = draw.take()
     soft = refused_soft_kinds(s.mutation_counts)
-    deadline = time.perf_counter() + 2.0
-    try:
-        with CaseSampler(s.source, backend=s.backend, class_name=str(s.info.get("class") or ""),
-                         name="the candidate", recycle_after=10**9) as sampler:
-            levels = sampler.levels or ["default"]
-            # as many as a production worker may score within 2 s, and at least FRESH_MIN
-            # whatever the machine's speed (within FRESH_MIN_S): a count of distinct cases
-            # must not be out of reach on a slow or busy machine
-            top = scoring_life(s.source)[1]
-            least = min(FRESH_MIN, top)
-            while drawn < top and (time.perf_counter() < deadline or (
-                    drawn < least and time.perf_counter() < deadline + FRESH_MIN_S - 2.0)):
-                specs = [(levels[(drawn + i) % len(levels)], rng.getrandbits(63))
-                         for i in range(min(64, top - drawn))]
-                for sample in sampler.sample(specs, answers=True):
-                    ref = sample.answer or ""
-                    out.append((BaseBootcamp.wrap_answer(ref), sample.case_text, 1.0,
-                                "fresh:reference"))
-                    mutants = hard_mutants(ref, rng)
-                    if mutants:  # one per case, the kinds in turn
-                        kind, bad = mutants[drawn % len(mutants)]
-                        out.append((BaseBootcamp.wrap_answer(bad), sample.case_text, 0.0,
-                                    "fresh:" + kind))
-                    if soft and drawn % 2 == 0:  # every other case, a reordering the gate saw refused
-                        got = soft_mutant(soft[(drawn // 2) % len(soft)], ref, rng)
-                        if got is not None:
-                            out.append((BaseBootcamp.wrap_answer(got[1]), sample.case_text,
-                                        0.0, "fresh-soft:" + got[0]))
-                    drawn += 1
-    except (SampleError, OSError):
-        pass  # generation is judged by the generate check; the stream keeps what was drawn
+    for drawn, (case_text, ref) in enumerate(samples):
+        out.append((BaseBootcamp.wrap_answer(ref), case_text, 1.0, "fresh:reference"))
+        mutants = hard_mutants(ref, rng)
+        if mutants:  # one per case, the kinds in turn
+            kind, bad = mutants[drawn % len(mutants)]
+            out.append((BaseBootcamp.wrap_answer(bad), case_text, 0.0, "fresh:" + kind))
+        if soft and drawn % 2 == 0:  # every other case, a reordering the gate saw refused
+            got = soft_mutant(soft[(drawn // 2) % len(soft)], ref, rng)
+            if got is not None:
+                out.append((BaseBootcamp.wrap_answer(got[1]), case_text, 0.0,
+                            "fresh-soft:" + got[0]))
     rng.shuffle(out)
-    return out, drawn
+    return out, len(samples)
 
 
 def check_contract(s: Suite) -> dict[str, Any]:

@@ -133,6 +133,17 @@ class Suite:
         self.construct_times: list[float] = []
         #: the judgements a check made that another check would repeat (e.g. "prompt_input")
         self.judged: set[str] = set()
+        #: production's cases for the consistency check, drawn in the background from the
+        #: end of the generate check (:mod:`synth.gate.fresh`)
+        self.fresh: Any = None
+
+    def start_fresh_draw(self) -> None:
+        """Start drawing the consistency check's fresh cases (once; single-turn, native)."""
+        from synth.gate.fresh import FreshDraw
+
+        if self.fresh is None and not self.intern and "consistency" in self.names:
+            self.fresh = FreshDraw(self.source, self.backend, str(self.info.get("class") or ""),
+                                   self.rng)
 
     def new_server(self, hashseed: int, *, shift_clock: bool = False, role: str = "") -> MethodServer:
         return MethodServer(self.source, backend=self.backend, limits=self.limits, mode=self.mode,
@@ -263,6 +274,9 @@ class Suite:
         return runs.outputs if runs.outputs is not None else runs.why("the reference program")
 
     def close(self) -> None:
+        if self.fresh is not None:
+            self.fresh.stop()
+            self.fresh = None
         self.cand.server.close()
         if self._checker is not None:
             self._checker.server.close()

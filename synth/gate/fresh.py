@@ -1,0 +1,85 @@
+"""Production's cases for the consistency check, drawn while the other checks run.
+
+The consistency check (:func:`synth.gate.answers.check_consistency`) scores fresh cases drawn as
+export draws them: a sampling process of its own, random 63-bit seeds, every level in turn. The
+drawing is the check's longest part (up to 800 cases; for an engine-backed module, 40 cases of
+engine self-play), and it depends on nothing the other checks find, so it starts in a thread of
+its own once the generate check has passed (the generation times are measured before it) and the
+consistency check takes what it drew. A suite that ends early stops it.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from typing import Any
+
+__all__ = ["FRESH_MIN", "FRESH_MIN_S", "FRESH_S", "FreshDraw"]
+
+#: fresh production cases drawn however slow the drawing (within FRESH_MIN_S seconds): more
+#: distinct cases than the gate's own 120, by a margin
+FRESH_MIN = 256
+FRESH_MIN_S = 10.0
+#: the drawing's own budget: as many cases as it draws in this time, at least FRESH_MIN
+FRESH_S = 2.0
+
+
+class FreshDraw:
+    """Draws ``(case_text, reference answer)`` pairs in a background thread, as many as
+    :data:`FRESH_S` allows but at least :data:`FRESH_MIN` (within :data:`FRESH_MIN_S`), never
+    more than a production scoring worker's longest life (:func:`synth.sandbox.pool.scoring_life`:
+    800 calls, 40 for an engine-backed module, whose workers cannot see more cases than that).
+    The seeds come from a generator of its own (seeded from ``rng`` once, when it starts)."""
+
+    def __init__(self, source: str, backend: Any, class_name: str, rng: random.Random) -> None:
+        from synth.sandbox.pool import scoring_life
+
+        self._source, self._backend, self._class_name = source, backend, class_name
+        self._seeds = random.Random(rng.getrandbits(64))
+        self._top = scoring_life(source)[1]
+        self._stop = threading.Event()
+        self.samples: list[tuple[str, str]] = []
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._draw, name="synth-gate-fresh-draw",
+                                        daemon=True)
+        self._thread.start()
+
+    def _draw(self) -> None:
+        from synth.serving.sampling import CaseSampler, SampleError
+
+        top = self._top
+        least = min(FRESH_MIN, top)
+        batch = 8 if top < FRESH_MIN else 64  # engine self-play: small steps, so a stop is heard
+        deadline = time.perf_counter() + FRESH_S
+        try:
+            with CaseSampler(self._source, backend=self._backend, class_name=self._class_name,
+                             name="the candidate", recycle_after=10**9) as sampler:
+                levels = sampler.levels or ["default"]
+                drawn = 0
+                while not self._stop.is_set() and drawn < top and (
+                        time.perf_counter() < deadline or (
+                            drawn < least
+                            and time.perf_counter() < deadline + FRESH_MIN_S - FRESH_S)):
+                    specs = [(levels[(drawn + i) % len(levels)], self._seeds.getrandbits(63))
+                             for i in range(min(batch, top - drawn))]
+                    for sample in sampler.sample(specs, answers=True):
+                        self.samples.append((sample.case_text, sample.answer or ""))
+                        drawn += 1
+        except (SampleError, OSError):
+            pass  # generation is judged by the generate check; the check uses what was drawn
+        except Exception as exc:  # the host's own fault: the consistency check raises it
+            self._error = exc
+
+    def take(self) -> list[tuple[str, str]]:
+        """What was drawn (waits for the drawing to end; raises what the drawing raised other
+        than a sampling error)."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return list(self.samples)
+
+    def stop(self) -> None:
+        """End the drawing early (the suite ended before the consistency check)."""
+        self._stop.set()
+        self._thread.join(timeout=FRESH_MIN_S + 30)
