@@ -92,13 +92,23 @@ def _score(answer: str, case: dict[str, Any]) -> float:
     return float(Bootcamp.verify_score(Bootcamp.wrap_answer(answer), case))
 
 
+def _level_positions(index: int) -> list[dict[str, Any]]:
+    level, count = list(POSITIONS.items())[index]
+    camp = Bootcamp.from_level(level, seed=1000 + index)
+    return [camp.case_generator() for _ in range(count)]
+
+
 @pytest.fixture(scope="module")
 def positions() -> list[dict[str, Any]]:
+    """The 200 positions, each level's drawn in a process of its own, two at a time (GNU Go's
+    self-play uses one core; each level's cases depend only on its seed)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     start = time.monotonic()
-    out = []
-    for i, (level, count) in enumerate(POSITIONS.items()):
-        camp = Bootcamp.from_level(level, seed=1000 + i)
-        out += [camp.case_generator() for _ in range(count)]
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
+        levels = list(pool.map(_level_positions, range(len(POSITIONS))))
+    out = [case for cases in levels for case in cases]
     print(f"\n200 positions generated in {time.monotonic() - start:.1f}s")
     return out
 
@@ -109,8 +119,11 @@ def test_acceptance_best_move_scores_one_and_random_moves_score_low(
     rng = random.Random(7)
     best_scores, random_scores = [], []
     per_level: dict[str, list[float]] = {}
-    for case in positions:
-        best, legal = _engine_view(case)
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(2) as pool:  # each view is a GNU Go process of its own
+        views = list(pool.map(_engine_view, positions))
+    for case, (best, legal) in zip(positions, views, strict=True):
         best_scores.append(_score(best, case))
         move = rng.choice(legal)
         random_scores.append(_score(move, case))
