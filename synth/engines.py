@@ -33,12 +33,9 @@ so that no engine call in a bootcamp outlives its timeout by more than a few sec
 
 Determinism: an engine runs with fixed settings (level, seed); its answers depend on the commands
 sent since it started. GNU Go keeps caches across ``clear_board`` that change its move values in
-the second decimal, so :meth:`Engine.restart` (and :meth:`Engine.new_game`, which calls it)
-starts a fresh engine process (a few milliseconds): start every position from ``new_game`` and a
-result depends only on that position and the engine's version.
-
-This module is standard library only: it is shipped into every sandbox job next to
-``synth/bootcamp.py``.
+the second decimal, so :meth:`Engine.restart` (and :meth:`Engine.new_game`) starts a fresh
+engine process (a few milliseconds): a result depends only on the position and the engine's
+version. Standard library only: shipped into every sandbox job next to ``synth/bootcamp.py``.
 """
 
 from __future__ import annotations
@@ -62,21 +59,9 @@ except ImportError:
     _parse = ast.parse
 
 __all__ = [
-    "REGISTRY",
-    "Engine",
-    "EngineError",
-    "EngineSpec",
-    "EngineTimeout",
-    "EngineUnavailable",
-    "GtpError",
-    "command_log",
-    "declared_engines",
-    "engine",
-    "find_program",
-    "job_programs",
-    "probe",
-    "start_declared",
-    "status",
+    "REGISTRY", "Engine", "EngineError", "EngineSpec", "EngineTimeout", "EngineUnavailable",
+    "GtpError", "command_log", "declared_engines", "engine", "find_program", "job_programs",
+    "probe", "start_declared", "status",
 ]
 
 #: The longest a bootcamp may ask one engine command to take.
@@ -264,27 +249,19 @@ def _refusal(spec: EngineSpec, text: Any) -> str:
     return ""
 
 
-class _ClientGone(Exception):
-    """The broker's request pipe closed while an engine was working: nobody waits for it."""
-
-
 class _Inbox:
-    """The broker's request pipe, buffered. An engine's answer is awaited while this pipe is
-    watched too, so that a client gone mid-command (its method server ended or was killed)
-    stops the engine at once instead of after the command's timeout."""
+    """The broker's request pipe, buffered; watched while an engine works too, so that a client
+    gone mid-command (its method server ended) stops the engine at once, not at the timeout."""
 
     def __init__(self, fd: int) -> None:
-        self.fd = fd
-        self.buf = b""
+        self.fd, self.buf = fd, b""
 
     def pull(self) -> None:
-        """Read what the pipe holds (it is readable); raises _ClientGone at its end."""
+        """Read what the (readable) pipe holds; EOFError at its end: the client is gone."""
         chunk = os.read(self.fd, 1 << 16)
-        if not chunk:
-            raise _ClientGone()
         self.buf += chunk
-        if len(self.buf) > 4 * MAX_ANSWER_BYTES:
-            raise _ClientGone()
+        if not chunk or len(self.buf) > 4 * MAX_ANSWER_BYTES:
+            raise EOFError
 
 
 class _Program:
@@ -357,7 +334,7 @@ class _Program:
                                     "(it was killed; the next command starts a fresh one)")
             ready, _, _ = select.select(watched, [], [], left)
             if inbox is not None and inbox.fd in ready:
-                inbox.pull()  # the end of the pipe raises _ClientGone: the broker stops all
+                inbox.pull()  # the end of the pipe raises EOFError: the broker stops all
             if fd not in ready:
                 continue
             chunk = os.read(fd, 1 << 16)
@@ -412,7 +389,7 @@ def _broker(specs: list[EngineSpec], infd: int, outfd: int) -> None:
                 inbox.pull()
             line, inbox.buf = inbox.buf.split(b"\n", 1)
             _write_line(outfd, _answer(programs, state, line, journal))
-    except _ClientGone:
+    except EOFError:
         return
     finally:
         for program in programs.values():

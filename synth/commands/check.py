@@ -111,6 +111,11 @@ def check_command(
         ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the CheckReport(s) as JSON.")] = False,
+    fail_fast: Annotated[
+        bool,
+        typer.Option("--fail-fast", help="Stop at the first check that rejects (the rest are "
+                     "skipped, saying why): the verdict sooner, without the whole report."),
+    ] = False,
 ) -> None:
     """Run the check suite in the sandbox and print the verdict."""
     from synth.gate import run_checks_file
@@ -149,14 +154,19 @@ def check_command(
         task_text = compiled.task_text(described)
         examples = [e.input for e in described.examples] or None
     try:
+        if path.is_dir() and fail_fast:
+            raise _usage("--fail-fast applies to one module, not a folder")
         if path.is_dir():
             reports = _audit(path, references[0] if references else None, sandbox)
         else:
             if any(ref.is_dir() for ref in references):
                 raise _usage("--reference must be a file when checking one module")
             voters = _voters(path, references, solver, described, sandbox)
+            from synth.gate import CheckConfig
+
+            config = CheckConfig(fail_fast=True) if fail_fast else None
             reports = [(path, run_checks_file(path, reference=references[0] if references
-                                              else None, backend=sandbox,
+                                              else None, backend=sandbox, config=config,
                                               checker=checker, task_text=task_text,
                                               validator=validator, example_inputs=examples,
                                               voters=voters))]

@@ -213,6 +213,9 @@ class CheckConfig(BaseModel):
     main_hashseed: int | None = Field(default=1, ge=0, le=4294967295)
     child_hashseed: int | None = Field(default=2, ge=0, le=4294967295)
     limits: Limits = Limits(wall_s=60, cpu_s=60, memory_mb=1024, pids=64)
+    #: end the suite at the first check that rejects (the rest: skipped, saying why); for a
+    #: verdict when the whole report is not wanted (``synth check --fail-fast``)
+    fail_fast: bool = False
     # multi-turn bootcamps (synth.gate.episodes)
     episode_cases: int = Field(default=8, ge=1, le=200)  # reference episodes per level
     policy_cases: int = Field(default=4, ge=1, le=100)  # episodes per level per policy

@@ -119,11 +119,13 @@ def run_suite(suite: Suite) -> dict[str, dict[str, Any]]:
     checks: dict[str, Callable[[Any], dict[str, Any]]] = \
         dict(EPISODE_CHECKS) if isinstance(suite, EpisodeSuite) else dict(CHECKS)
     out: dict[str, dict[str, Any]] = {}
+    rejected_by = ""
     try:
         for name in suite.names:
             if name == "static":  # judged before the sandbox starts (_static)
                 continue
-            skip = suite.skip_reason(name)
+            skip = suite.skip_reason(name) if not rejected_by else \
+                f"not run: the {rejected_by} check rejected the bootcamp (fail_fast)"
             if skip is not None:
                 out[name] = {**result("skipped", skip), "elapsed_s": 0.0}
                 continue
@@ -141,6 +143,9 @@ def run_suite(suite: Suite) -> dict[str, dict[str, Any]]:
                 suite.hung = name  # the host killed it, or it died: nothing more to ask
             suite.record(name, res)
             out[name] = res
+            if suite.cfg.fail_fast and res.get("status") == "failed" and res.get("hard", True) \
+                    and res.get("severity", "reject") == "reject" and not rejected_by:
+                rejected_by = name
             if name == "generate" and res.get("status") == "passed":
                 suite.start_fresh_draw()  # the generation times are measured by now
     finally:

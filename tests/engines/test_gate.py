@@ -181,13 +181,13 @@ def test_an_engine_with_unfixed_settings_is_rejected(tmp_path: Path, source: str
     assert_no_leftovers("/usr/games/gnugo", before=before)
 
 
-#: the gate for the planted defects: every check, on fewer cases and episodes than the
-#: default (a GNU Go case costs self-play). What catches these defects -- the determinism cases
+#: the gate for the planted defects: every check up to the first that rejects (fail_fast), on
+#: fewer cases and episodes than the default (a GNU Go case costs self-play). What catches these defects -- the determinism cases
 #: replayed in a second process, the reference episodes replayed with the engine's command log
 #: -- keeps its default size; `synth check` itself runs at full size on the shipped modules above
 SMALL = CheckConfig(cases_per_level=8, min_cases=8, mutation_cases=10, oracle_cases=20,
                     purity_cases=4, consistency_samples=20, differential_cases=40,
-                    episode_cases=4, policy_cases=2)
+                    episode_cases=4, policy_cases=2, fail_fast=True)
 EXIT = {"accepted": 0, "rejected": 1, "cannot_judge": 3}
 
 
