@@ -32,6 +32,7 @@ from synth.gate.results import failure_result, result
 from synth.gate.suite import Suite
 from synth.sandbox.base import Backend, Limits, SandboxJob
 from synth.sandbox.methods import code_unit, contract_files
+from synth.text import pyast
 from synth.values import ValueProblem, canonical, decode, encode, shape
 
 __all__ = ["CHECKS", "Expected", "expected_arguments", "fits", "run_function"]
@@ -240,9 +241,11 @@ def annotation_shape(node: ast.expr | None) -> Shape:
             return ("none",)
         if isinstance(node.value, str):
             try:
-                return annotation_shape(ast.parse(node.value, mode="eval").body)
-            except SyntaxError:
+                tree = pyast.parse(node.value)
+            except (SyntaxError, ValueError, MemoryError, RecursionError):
                 return ANY
+            first = tree.body[0] if len(tree.body) == 1 else None
+            return annotation_shape(first.value) if isinstance(first, ast.Expr) else ANY
         return ANY
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         return join(annotation_shape(node.left), annotation_shape(node.right))
@@ -355,7 +358,7 @@ def _literal_calls(tree: ast.AST, names: set[str]) -> list[list[tuple[str, Any] 
             args: list[tuple[str, Any] | None] = []
             for a in node.args:
                 try:
-                    args.append(("value", ast.literal_eval(a)))
+                    args.append(("value", pyast.literal_eval(a)))
                 except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
                     args.append(None)
             calls.append(args)
@@ -385,7 +388,7 @@ def _docstring_calls(doc: str, entry: str) -> list[list[tuple[str, Any] | None]]
                         break
             if end is not None:
                 with contextlib.suppress(SyntaxError, ValueError, MemoryError, RecursionError):
-                    calls += _literal_calls(ast.parse(doc[at:end], mode="eval"), {entry})
+                    calls += _literal_calls(pyast.parse(doc[at:end]), {entry})
         at = doc.find(entry + "(", at + 1)
     return calls
 
@@ -395,7 +398,7 @@ def expected_arguments(source: str, entry: str, tests: str | None = None) -> Exp
     task's ``tests`` (calls of ``candidate`` or of ``entry``) say about its arguments; None
     when the source has no such function."""
     try:
-        tree = ast.parse(source)
+        tree = pyast.parse(source)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
     found = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == entry]
@@ -408,7 +411,7 @@ def expected_arguments(source: str, entry: str, tests: str | None = None) -> Exp
     calls = _docstring_calls(ast.get_docstring(fn) or "", entry)
     if tests:
         with contextlib.suppress(SyntaxError, ValueError, MemoryError, RecursionError):
-            calls += _literal_calls(ast.parse(tests), {"candidate", entry})
+            calls += _literal_calls(pyast.parse(tests), {"candidate", entry})
     calls = [c for c in calls if required <= len(c) <= len(params) or fn.args.vararg]
     shapes: list[Shape] = []
     sources: list[str] = []
