@@ -288,20 +288,37 @@ def task_context(ctx: WorkflowContext, task: TaskDescription, mode: Mode) -> dic
     return {"task": task, "reference_program": function[0] if function else (
                 ref.code if ref and mode != "function" else None),
             "mode": mode, "entry_point": function[1] if function else "",
-            "returns_bool": bool(function and returns_bool(function[0], function[1])),
+            "returns_bool": bool(function and returns_bool(function[0], function[1],
+                                                            task.tests.check_code)),
             "band_low": cfg.band_low, "band_high": cfg.band_high, "samples": cfg.samples,
             "class_name": class_name(task)}
 
 
-def returns_bool(source: str, entry_point: str) -> bool:
-    """Whether the function ``entry_point`` of ``source`` is annotated ``-> bool`` (read, never
-    run): its bootcamp then sets ``YES_NO_TASK``."""
+def returns_bool(source: str, entry_point: str, tests: str | None = None) -> bool:
+    """Whether the function ``entry_point`` of ``source`` returns a bool, read, never run: it is
+    annotated ``-> bool``, or every ``candidate(...) == X`` of the task's ``tests`` compares
+    with True or False (HumanEval's unannotated predicates). Its bootcamp then sets
+    ``YES_NO_TASK``."""
     try:
         tree = pyast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
-    return any(isinstance(n, ast.FunctionDef) and n.name == entry_point and
-               isinstance(n.returns, ast.Name) and n.returns.id == "bool" for n in tree.body)
+    if any(isinstance(n, ast.FunctionDef) and n.name == entry_point and
+           isinstance(n.returns, ast.Name) and n.returns.id == "bool" for n in tree.body):
+        return True
+    try:
+        checks = pyast.parse(tests or "")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    compared: list[object] = []
+    for node in ast.walk(checks):
+        if isinstance(node, ast.Compare) and len(node.comparators) == 1 and \
+                isinstance(node.ops[0], ast.Eq | ast.Is) and isinstance(node.left, ast.Call) and \
+                isinstance(node.left.func, ast.Name) and \
+                node.left.func.id in ("candidate", entry_point):
+            other = node.comparators[0]
+            compared.append(other.value if isinstance(other, ast.Constant) else other)
+    return bool(compared) and all(type(v) is bool for v in compared)
 
 
 def class_name(task: TaskDescription) -> str:

@@ -57,3 +57,16 @@ def test_the_draft_was_rejected_by_the_inputs_check_and_repaired(run) -> None:
     assert inputs["status"] == "failed" and inputs["finding"] == "argument_type"
     assert not first["passed"]
     assert (task_dir / "round_0_0.model.py").read_text().count("tuple(identity") == 1
+
+
+def test_the_skeleton_knows_a_predicate_by_its_annotation_or_its_tests() -> None:
+    from synth.workflow.coder import returns_bool
+
+    annotated = "def f(x: int) -> bool:\n    return x > 0\n"
+    bare = "def g(s):\n    return len(s) > 2\n"
+    assert returns_bool(annotated, "f")
+    assert not returns_bool(bare, "g")
+    assert returns_bool(bare, "g", "def check(candidate):\n    assert candidate('abc') == True\n"
+                                    "    assert candidate('a') is False\n")
+    assert not returns_bool(bare, "g", "def check(candidate):\n    assert candidate('abc') == 3\n"
+                                        "    assert candidate('a') == False\n")
