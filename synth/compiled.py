@@ -61,6 +61,7 @@ __all__ = [
     "embedded_program",
     "embedded_text",
     "function_reference",
+    "function_text",
     "parts",
     "program_problems",
     "split",
@@ -585,6 +586,13 @@ def compiled_reference(task: TaskDescription) -> str | None:
                 not program_problems(ref.code):
             return ref.code
     return None
+
+
+def function_text(task: TaskDescription) -> str:
+    """A function task's specification as its module embeds it: the statement alone (for
+    HumanEval, the prompt: imports, signature and docstring, with any helper the task gives),
+    never the solution, and without the benchmark's title."""
+    return task.statement.strip() + "\n"
 
 
 def task_text(task: TaskDescription) -> str:

@@ -422,7 +422,7 @@ def assemble(c: Candidate, task: TaskDescription) -> None:
     program, entry = (function if function else (ref.code if ref else None, None))
     own = compiled.split(c.get("model_code") or "")[0]  # the model sees and keeps only its part
     c["model_code"] = own
-    text = compiled.task_text(task)
+    text = compiled.function_text(task) if function else compiled.task_text(task)
     problem: str | None = None
     if program is None:
         problem = "the task has no reference program to embed"

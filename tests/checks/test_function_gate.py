@@ -51,7 +51,8 @@ def assembled(name: str, tasks: dict[str, TaskDescription]) -> tuple[str, TaskDe
     ref = compiled.function_reference(task, verified_only=False)
     assert ref is not None
     model = (CORPUS / f"{name}.model.py").read_text(encoding="utf-8")
-    return compiled.assemble(model, ref[0], compiled.task_text(task), entry_point=ref[1]), task
+    return compiled.assemble(model, ref[0], compiled.function_text(task),
+                             entry_point=ref[1]), task
 
 
 @pytest.fixture(scope="module")
@@ -116,6 +117,7 @@ def test_prompt_states_the_contract_and_never_the_solution() -> None:
     assert solution and solution.splitlines()[0].strip() not in prompt
     assert "sum_product(" in prompt and "Python literal" in prompt
     assert '"""' not in prompt.split("The call:")[1]
+    assert "HumanEval" not in prompt  # the specification, not the benchmark's title
     answer = cls.reference_answer(case)
     assert answer.startswith("(") and cls.verify_score(cls.wrap_answer(answer), case) == 1.0
     assert cls.verify_score(cls.wrap_answer(answer.replace("(", "[").replace(")", "]")), case) == 1.0
