@@ -607,8 +607,10 @@ class FunctionBootcamp(BaseBootcamp):
       the gate reads to check them against the function's signature and examples, and hands to
       the reference function in a sandbox job of its own.
 
-    None of these four may be overridden. A function that raises on a case's arguments makes
-    ``reference_answer`` raise :class:`ProgramError` naming the call and the exception.
+    None of these, nor ``arguments`` and ``call_text`` (what the prompt shows and what the
+    function is called on come from the one ``call_args``), may be overridden. A function
+    that raises on a case's arguments makes ``reference_answer`` raise :class:`ProgramError`
+    naming the call and the exception.
     """
 
     #: The function's source (set by ``synth.compiled.assemble``; never written by hand).
@@ -620,7 +622,8 @@ class FunctionBootcamp(BaseBootcamp):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        for name in ("reference_answer", "_verify_correction", "prompt_func", "render_stdin"):
+        for name in ("reference_answer", "_verify_correction", "prompt_func", "render_stdin",
+                     "arguments", "call_text"):
             if name in cls.__dict__:
                 raise TypeError(
                     f"{cls.__name__} overrides {name}; a FunctionBootcamp's answer key is its "

@@ -592,7 +592,7 @@ class _Linter(ast.NodeVisitor):
                 for stmt in cls.body:
                     banned = {"reference_answer", "_verify_correction"}
                     if function:
-                        banned |= {"prompt_func", "render_stdin"}
+                        banned |= {"prompt_func", "render_stdin", "arguments", "call_text"}
                     for name in _bound_names(stmt) & banned:
                         self.add(stmt, "compiled", f"{cls.name} defines {name}; " + (
                                  "a FunctionBootcamp's answer key, prompt and arguments' JSON "

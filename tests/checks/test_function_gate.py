@@ -132,3 +132,8 @@ def test_static_gate_knows_function_bootcamps() -> None:
     swapped = code.replace("class IsHappyBootcamp(FunctionBootcamp):",
                            "class IsHappyBootcamp(FunctionBootcamp):\n    ENTRY_POINT = 'len'")
     assert any(v.rule == "compiled" for v in check_source(swapped, "synth"))
+    for name in ("call_text", "arguments", "prompt_func", "render_stdin", "reference_answer"):
+        own = code.replace("    @staticmethod\n    def call_args",
+                           f"    @classmethod\n    def {name}(cls, identity):\n        return []\n\n"
+                           "    @staticmethod\n    def call_args")
+        assert any(v.rule == "compiled" and name in str(v) for v in check_source(own, "synth")), name
