@@ -341,9 +341,12 @@ class Expected:
     shapes and where each shape comes from."""
 
     def __init__(self, names: list[str], required: int, variadic: bool,
-                 shapes: list[Shape], sources: list[str], calls: int) -> None:
+                 shapes: list[Shape], sources: list[str], calls: int,
+                 examples: list[str] | None = None) -> None:
         self.names, self.required, self.variadic = names, required, variadic
         self.shapes, self.sources, self.calls = shapes, sources, calls
+        #: per parameter, one literal value the task's own calls pass (or "")
+        self.examples = examples or [""] * len(names)
 
 
 def _literal_calls(tree: ast.AST, names: set[str]) -> list[list[tuple[str, Any] | None]]:
@@ -415,20 +418,24 @@ def expected_arguments(source: str, entry: str, tests: str | None = None) -> Exp
     calls = [c for c in calls if required <= len(c) <= len(params) or fn.args.vararg]
     shapes: list[Shape] = []
     sources: list[str] = []
+    examples: list[str] = []
     for k, p in enumerate(params):
+        seen = [arg[1] for c in calls if k < len(c) and (arg := c[k]) is not None]
+        shown = [r for r in map(repr, seen) if len(r) <= 60]
+        examples.append(max(shown, key=len) if shown else "")  # the fullest short one
         stated = annotation_shape(p.annotation)
         if stated != ANY:
             shapes.append(stated)
             sources.append(f"the annotation {ast.unparse(p.annotation)}")  # type: ignore[arg-type]
             continue
-        seen = [arg[1] for c in calls if k < len(c) and (arg := c[k]) is not None]
         if seen:
             shapes.append(_join_all([shape_of(v) for v in seen]))
             sources.append(f"the {len(seen)} example and test call(s)")
         else:
             shapes.append(ANY)
             sources.append("nothing (no annotation, no literal example)")
-    return Expected(names, required, fn.args.vararg is not None, shapes, sources, len(calls))
+    return Expected(names, required, fn.args.vararg is not None, shapes, sources, len(calls),
+                    examples)
 
 
 def check_function_inputs(s: Suite) -> dict[str, Any]:

@@ -290,8 +290,32 @@ def task_context(ctx: WorkflowContext, task: TaskDescription, mode: Mode) -> dic
             "mode": mode, "entry_point": function[1] if function else "",
             "returns_bool": bool(function and returns_bool(function[0], function[1],
                                                             task.tests.check_code)),
+            "parameters": parameters(function[0], function[1], task.tests.check_code)
+            if function else [],
             "band_low": cfg.band_low, "band_high": cfg.band_high, "samples": cfg.samples,
             "class_name": class_name(task)}
+
+
+def parameters(source: str, entry_point: str, tests: str | None = None
+               ) -> list[dict[str, str]]:
+    """The function's parameters as the function-mode skeleton names them: each one's name, the
+    type the gate will hold its arguments to (:func:`synth.gate.functions.expected_arguments`),
+    one value the task's own calls pass, and how ``call_args`` builds it from the JSON case (a
+    tuple or a set is made from a list)."""
+    from synth.gate.functions import describe, expected_arguments
+
+    want = expected_arguments(source, entry_point, tests)
+    if want is None:
+        return []
+    out = []
+    for name, shape, example in zip(want.names, want.shapes, want.examples, strict=True):
+        build = f'identity["{name}"]'
+        if shape[0] in ("tuple", "tuplen"):
+            build = f"tuple({build})"
+        elif shape[0] == "set":
+            build = f"set({build})"
+        out.append({"name": name, "type": describe(shape), "example": example, "build": build})
+    return out
 
 
 def returns_bool(source: str, entry_point: str, tests: str | None = None) -> bool:

@@ -56,7 +56,9 @@ def function_scenario() -> Callable[[Request], Reply]:
             return Reply(text="I cannot write this.")
         if kind == "draft":
             ok = "Function mode: you write only the arguments" in text and \
-                "def call_args" in text and "class HumanEval0HasCloseElementsBootcamp" in text
+                "def call_args" in text and "class HumanEval0HasCloseElementsBootcamp" in text \
+                and "# numbers: list[float] (the task passes e.g. [" in text \
+                and 'return [identity["numbers"], identity["threshold"]]' in text
             return Reply(text=_fenced(DRAFT if ok else "print('wrong prompt')\n"))
         if kind == "revise":
             own = "tuple(identity" in text and "_REFERENCE_PROGRAM" not in text and \

@@ -70,3 +70,16 @@ def test_the_skeleton_knows_a_predicate_by_its_annotation_or_its_tests() -> None
                                     "    assert candidate('a') is False\n")
     assert not returns_bool(bare, "g", "def check(candidate):\n    assert candidate('abc') == 3\n"
                                         "    assert candidate('a') == False\n")
+
+
+def test_the_skeleton_names_each_parameter_with_its_type_and_an_example() -> None:
+    from synth.workflow.coder import parameters
+
+    source = ('from typing import List, Tuple\n\n\ndef f(xs: List[int], pair: Tuple[int, int], s, '
+              'k=2):\n    """>>> f([1, 2], (3, 4), "ab")\n    5\n    """\n')
+    got = parameters(source, "f", "def check(candidate):\n    assert candidate([7], (1, 1), 'xyz', 3)\n")
+    assert [p["name"] for p in got] == ["xs", "pair", "s", "k"]
+    assert got[0] == {"name": "xs", "type": "list[int]", "example": "[1, 2]", "build": 'identity["xs"]'}
+    assert got[1]["build"] == 'tuple(identity["pair"])' and got[1]["type"] == "tuple[int, int]"
+    assert got[2]["type"] == "str" and got[2]["example"] == "'xyz'"
+    assert got[3]["type"] == "int" and got[3]["example"] == "3"
