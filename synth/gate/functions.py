@@ -460,7 +460,8 @@ def check_function_inputs(s: Suite) -> dict[str, Any]:
             if not fits(value, shaped):
                 return result(
                     "failed", f"{s.where(li, i)}: argument {k + 1} ({want.names[k]}) is a "
-                    f"{shape(value)}, but {want.sources[k]} says {describe(shaped)}: generate "
+                    f"{shape(value)} where {describe(shaped)} is expected (from "
+                    f"{want.sources[k]}): generate "
                     "arguments of the types and nesting the task uses (call_args builds them "
                     "from the case)", finding="argument_type", call=call,
                     case=s.cases[li][i], parameter=want.names[k], expected=describe(shaped),
