@@ -105,6 +105,18 @@ def test_the_raising_call_is_named(reports: dict[str, Any]) -> None:
     assert "ZeroDivisionError" in oracle.artifacts["exception"]
 
 
+def test_the_revise_feedback_leads_with_the_argument_findings(reports: dict[str, Any]) -> None:
+    from synth.gate import FINDINGS
+
+    assert {"argument_type", "reference_raises"} <= set(FINDINGS)
+    report, _ = reports["bad_has_close_one_argument"]
+    text = report.feedback()
+    assert text.startswith(("## oracle", "## inputs")), text[:200]
+    assert "## self_consistency" not in text
+    assert "Also failed, on the same raising call of the reference function:" in text
+    assert "self_consistency" in text.split("Also failed")[1]
+
+
 def test_prompt_states_the_contract_and_never_the_solution() -> None:
     tasks = _tasks()
     code, task = assembled("ok_sum_product", tasks)
