@@ -41,11 +41,13 @@ from synth.runner import (
     CompiledProgram,
     ProgramError,
     UnsupportedProgramError,
+    call_function,
     compile_program,
     execute,
     run_program,
 )
 from synth.runner import PROGRAM_SYS_NAMES as PROGRAM_SYS_NAMES
+from synth.values import ANSWER_RULE, canonical, check_answer, encode
 
 __all__ = [
     "ANSWER_CLOSE",
@@ -56,6 +58,7 @@ __all__ = [
     "BaseBootcamp",
     "BootcampContractError",
     "CompiledBootcamp",
+    "FunctionBootcamp",
     "MultiTurnBootcamp",
     "ProgramError",
     "UnsupportedProgramError",
@@ -565,3 +568,133 @@ class CompiledBootcamp(BaseBootcamp):
     @classmethod
     def _verify_correction(cls, solution: str, identity: dict[str, Any]) -> bool | float:
         return cls.check_output(identity, cls.reference_answer(identity), solution)
+
+
+# ------------------------------------------------------------------------------------------
+# Function bootcamps: a task's reference function, called in process (by synth.runner)
+# ------------------------------------------------------------------------------------------
+
+#: how the prompt of a function bootcamp begins (the specification that follows is the task's
+#: signature and docstring; the solution's code is never shown)
+FUNCTION_PROMPT_INTRO = (
+    "Below is the specification of a Python function (its signature and docstring) and one "
+    "call of it. You are not asked to write code: work out the value this call returns."
+)
+
+#: CompiledBootcamp-like classes with a function -> the function's compiled source and cache
+_FUNCTIONS: dict[type, _Program] = {}
+
+
+class FunctionBootcamp(BaseBootcamp):
+    """Base class of a *function* bootcamp: the answer key is a reference function's return
+    value (HumanEval's canonical solutions, any task whose reference has the interface
+    ``function``).
+
+    ``synth.compiled.assemble`` embeds the function's source as ``REFERENCE_PROGRAM``, its
+    name as ``ENTRY_POINT`` and the task's specification (signature and docstring, never the
+    solution) as ``TASK_TEXT``. A subclass defines ``LEVELS``, ``__init__``,
+    :meth:`case_generator` (a JSON case, all randomness from ``self.rng``) and
+    ``call_args(identity) -> list``: the call's positional arguments built from the case (a
+    case holds JSON; ``call_args`` makes the tuples, sets and dicts the function takes). Then:
+
+    * :meth:`reference_answer` is the function's return value on ``call_args(identity)``,
+      called by :func:`synth.runner.call_function` (arguments deep-copied), written as a Python
+      literal (:func:`synth.values.canonical`; cached per case);
+    * :meth:`_verify_correction` compares an answer with it by the rule the prompt states
+      (:data:`synth.values.ANSWER_RULE`, :func:`synth.values.check_answer`);
+    * :meth:`prompt_func` shows the specification, the call and that rule;
+    * :meth:`render_stdin` is the call's arguments in JSON (:func:`synth.values.encode`): what
+      the gate reads to check them against the function's signature and examples, and hands to
+      the reference function in a sandbox job of its own.
+
+    None of these, nor ``arguments`` and ``call_text`` (what the prompt shows and what the
+    function is called on come from the one ``call_args``), may be overridden. A function
+    that raises on a case's arguments makes ``reference_answer`` raise :class:`ProgramError`
+    naming the call and the exception.
+    """
+
+    #: The function's source (set by ``synth.compiled.assemble``; never written by hand).
+    REFERENCE_PROGRAM: ClassVar[str] = ""
+    #: The function's name in it (set by ``synth.compiled.assemble``).
+    ENTRY_POINT: ClassVar[str] = ""
+    #: The task's specification (set by ``synth.compiled.assemble``).
+    TASK_TEXT: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in ("reference_answer", "_verify_correction", "prompt_func", "render_stdin",
+                     "arguments", "call_text"):
+            if name in cls.__dict__:
+                raise TypeError(
+                    f"{cls.__name__} overrides {name}; a FunctionBootcamp's answer key is its "
+                    "reference function's return value, its prompt and its arguments' JSON are "
+                    "the contract's: define case_generator and call_args(identity) only"
+                )
+        source, entry, text = cls.REFERENCE_PROGRAM, cls.ENTRY_POINT, cls.TASK_TEXT
+        for name, value in (("REFERENCE_PROGRAM", source), ("ENTRY_POINT", entry),
+                            ("TASK_TEXT", text)):
+            if type(value) is not str:
+                raise TypeError(f"{cls.__name__}.{name} must be a str, not "
+                                f"{type(value).__name__}")
+        if not source:
+            return
+        if not entry.isidentifier() or not text.strip():
+            raise TypeError(
+                f"{cls.__name__} has a REFERENCE_PROGRAM but no ENTRY_POINT or TASK_TEXT: build "
+                "the module with synth.compiled.assemble(model_code, function_source, task_text, "
+                "entry_point=...)")
+        _FUNCTIONS[cls] = _Program(compile_program(source))
+
+    @classmethod
+    def arguments(cls, identity: dict[str, Any]) -> list[Any]:
+        """``call_args(identity)`` as a list (checked: a list or tuple of arguments)."""
+        build = getattr(cls, "call_args", None)
+        if build is None:
+            raise BootcampContractError(f"{cls.__name__} defines no call_args(identity)")
+        args = build(identity)
+        if type(args) is not list and type(args) is not tuple:
+            raise BootcampContractError(f"{cls.__name__}.call_args returned a "
+                                        f"{type(args).__name__}, not a list of arguments")
+        return list(args)
+
+    @classmethod
+    def render_stdin(cls, identity: dict[str, Any]) -> str:
+        """The call's arguments as JSON text (:func:`synth.values.encode` of the list)."""
+        return _dumps(encode(cls.arguments(identity)), ensure_ascii=False,
+                      separators=(",", ":"))
+
+    @classmethod
+    def call_text(cls, identity: dict[str, Any]) -> str:
+        """The call as Python: ``name(arg, ...)``, each argument as a literal."""
+        args = cls.arguments(identity)
+        return f"{cls.ENTRY_POINT}({', '.join(canonical(a) for a in args)})"
+
+    @classmethod
+    def prompt_func(cls, identity: dict[str, Any]) -> str:
+        """:data:`FUNCTION_PROMPT_INTRO`, ``TASK_TEXT``, the call, the answer rule."""
+        return (f"{FUNCTION_PROMPT_INTRO}\n\n```python\n{cls.TASK_TEXT.strip()}\n```\n\n"
+                f"The call:\n```python\n{cls.call_text(identity)}\n```\n\n{ANSWER_RULE}\n\n"
+                f"Give only the returned value inside {ANSWER_OPEN}{ANSWER_CLOSE} tags.")
+
+    @classmethod
+    def reference_answer(cls, identity: dict[str, Any]) -> str:
+        """The reference function's return value on ``call_args(identity)``, as a Python
+        literal. Raises :class:`ProgramError` when the function raises on those arguments
+        (they are outside its contract, most likely)."""
+        program = _FUNCTIONS.get(cls)
+        if program is None:
+            raise BootcampContractError(
+                f"{cls.__name__} has no REFERENCE_PROGRAM: build the module with "
+                "synth.compiled.assemble(model_code, function_source, task_text, entry_point=...)")
+        key = cls.render_stdin(identity)
+        hit = program.outputs.get(key)
+        if hit is not None:
+            return hit
+        value = call_function(program.compiled.source, cls.ENTRY_POINT, cls.arguments(identity))
+        out = canonical(value)
+        program.remember(key, out)
+        return out
+
+    @classmethod
+    def _verify_correction(cls, solution: str, identity: dict[str, Any]) -> bool | float:
+        return check_answer(cls.reference_answer(identity), solution)

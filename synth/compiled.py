@@ -57,8 +57,11 @@ __all__ = [
     "assemble",
     "check_embedded",
     "compiled_reference",
+    "embedded_entry_point",
     "embedded_program",
     "embedded_text",
+    "function_reference",
+    "function_text",
     "parts",
     "program_problems",
     "split",
@@ -86,8 +89,18 @@ _TEXT_MARKER = [
     "# The task's problem text, embedded by synth.compiled.assemble (do not edit): the",
     "# contract's default prompt_func shows it with the case's input.",
 ]
+#: A function task (:class:`synth.bootcamp.FunctionBootcamp`): its base class, and the
+#: module-level constant and class attribute that hold the reference function's name.
+FUNCTION_BASE = "FunctionBootcamp"
+ENTRY_CONSTANT = "_ENTRY_POINT"
+ENTRY_ATTRIBUTE = "ENTRY_POINT"
+ENTRY_LINE = f"{ENTRY_ATTRIBUTE} = {ENTRY_CONSTANT}"
+_ENTRY_MARKER = [
+    "# The reference function's name, embedded by synth.compiled.assemble (do not edit): the",
+    "# answer key is its return value on call_args(identity).",
+]
 #: every name only assemble binds
-_NAMES = (CONSTANT, ATTRIBUTE, TEXT_CONSTANT, TEXT_ATTRIBUTE)
+_NAMES = (CONSTANT, ATTRIBUTE, TEXT_CONSTANT, TEXT_ATTRIBUTE, ENTRY_CONSTANT, ENTRY_ATTRIBUTE)
 
 
 #: The compiled-mode exemplar: the part of a compiled bootcamp that the model writes (for the
@@ -136,7 +149,7 @@ def _bootcamp_class(tree: ast.Module) -> ast.ClassDef:
     while changed:  # CompiledBootcamp subclasses, directly or through classes of the module
         changed = False
         for name, cls in classes.items():
-            if name not in compiled and any(b == BASE_NAME or b in compiled
+            if name not in compiled and any(b in (BASE_NAME, FUNCTION_BASE) or b in compiled
                                             for b in _base_names(cls)):
                 compiled[name] = cls
                 changed = True
@@ -230,18 +243,24 @@ def literal(program: str) -> str:
     return repr(program)
 
 
-def assemble(model_code: str, reference_program: str, task_text: str | None = None) -> str:
+def assemble(model_code: str, reference_program: str, task_text: str | None = None, *,
+             entry_point: str | None = None) -> str:
     """The module: ``model_code`` with ``reference_program`` embedded as the module-level
     constant ``_REFERENCE_PROGRAM`` (after the imports) and ``REFERENCE_PROGRAM =
     _REFERENCE_PROGRAM`` as the first statement of the ``CompiledBootcamp`` subclass (after its
     docstring). With ``task_text`` (the task's problem text, :func:`task_text`), also
     ``_TASK_TEXT`` (before the program) and ``TASK_TEXT = _TASK_TEXT`` (after the class line):
-    the contract's default prompt_func shows it. Any of these names the model bound itself is
-    replaced. Raises :class:`AssemblyError` naming what to change."""
+    the contract's default prompt_func shows it. With ``entry_point`` (a function task: the
+    class derives from ``FunctionBootcamp``), also ``_ENTRY_POINT`` (after the program) and
+    ``ENTRY_POINT = _ENTRY_POINT`` (after the text line). Any of these names the model bound
+    itself is replaced. Raises :class:`AssemblyError` naming what to change."""
     if not isinstance(reference_program, str) or not reference_program.strip():
         raise AssemblyError("the reference program is empty")
     if task_text is not None and (not isinstance(task_text, str) or not task_text.strip()):
         raise AssemblyError("the task text is empty")
+    if entry_point is not None and (not isinstance(entry_point, str)
+                                    or not entry_point.isidentifier()):
+        raise AssemblyError(f"the entry point {entry_point!r} is not a function name")
     _parse(model_code, "the module")
     model_code = split(model_code)[0]  # what an earlier assembly embedded goes
     tree = _parse(model_code, "the module")
@@ -283,6 +302,10 @@ def assemble(model_code: str, reference_program: str, task_text: str | None = No
         block = ["\n", *(m + "\n" for m in _TEXT_MARKER),
                  f"{TEXT_CONSTANT} = {literal(task_text)}\n", *block]
         class_lines.append(f"{indent}{TEXT_LINE}\n")
+    if entry_point is not None:
+        block += ["\n", *(m + "\n" for m in _ENTRY_MARKER),
+                  f"{ENTRY_CONSTANT} = {entry_point!r}\n"]
+        class_lines.append(f"{indent}{ENTRY_LINE}\n")
     inserts = [(class_at, class_lines), (const_at, block)]
     out: list[str] = []
     for i in range(len(lines) + 1):
@@ -326,7 +349,8 @@ def parts(module_code: str) -> Parts:
     drop: set[int] = set()
     found: dict[str, str | None] = {}
     for constant, attribute, marker in ((CONSTANT, ATTRIBUTE, _MARKER),
-                                        (TEXT_CONSTANT, TEXT_ATTRIBUTE, _TEXT_MARKER)):
+                                        (TEXT_CONSTANT, TEXT_ATTRIBUTE, _TEXT_MARKER),
+                                        (ENTRY_CONSTANT, ENTRY_ATTRIBUTE, _ENTRY_MARKER)):
         constants = [s for s in tree.body if _constant_value(s, constant) is not None]
         found[constant] = None
         if len(constants) != 1:
@@ -368,6 +392,17 @@ def embedded_program(module_code: str) -> str | None:
     return parts(module_code).program
 
 
+def embedded_entry_point(module_code: str) -> str | None:
+    """The function name a function-task module embeds (its one ``_ENTRY_POINT``), or None."""
+    try:
+        tree = pyast.parse(module_code)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    found = [_constant_value(s, ENTRY_CONSTANT) for s in tree.body]
+    names = [f for f in found if f is not None]
+    return names[0] if len(names) == 1 and names[0].isidentifier() else None
+
+
 def embedded_text(module_code: str) -> str | None:
     """The task text a module embeds (its one ``_TASK_TEXT`` constant), or None."""
     return parts(module_code).task_text
@@ -379,7 +414,7 @@ def embedded_text(module_code: str) -> str | None:
 
 
 def check_embedded(module_code: str, reference_program: str,
-                   task_text: str | None = None) -> str | None:
+                   task_text: str | None = None, entry_point: str | None = None) -> str | None:
     """None when the module is an assembled compiled bootcamp that embeds exactly
     ``reference_program`` (and ``task_text``, when given) and nothing can swap them; else the
     first problem, in one sentence.
@@ -426,6 +461,18 @@ def check_embedded(module_code: str, reference_program: str,
         for stmt in (texts[0], text_line):
             assert isinstance(stmt, ast.Assign)
             allowed.add(id(stmt.targets[0]))
+    entries = [s for s in tree.body if _constant_value(s, ENTRY_CONSTANT) is not None]
+    entry_line = next((b for b in body[1:3] if _is_class_line(b, ENTRY_ATTRIBUTE, ENTRY_CONSTANT)),
+                      None)
+    if entry_point is not None:
+        if len(entries) != 1 or _constant_value(entries[0], ENTRY_CONSTANT) != entry_point:
+            return f"the module must bind {ENTRY_CONSTANT} once, at top level, to {entry_point!r}"
+        if entry_line is None:
+            return f"the body of {leaf.name} must go on with `{ENTRY_LINE}`"
+    if len(entries) == 1 and entry_line is not None:
+        for stmt in (entries[0], entry_line):
+            assert isinstance(stmt, ast.Assign)
+            allowed.add(id(stmt.targets[0]))
     for node in ast.walk(tree):
         problem = _swap(node, allowed)
         if problem:
@@ -451,7 +498,8 @@ def _swap(node: ast.AST, allowed: set[int]) -> str | None:
             getattr(node, "arg", getattr(node, "name", None)) in names:
         return "a parameter or exception binds an embedded program's or text's name"
     if isinstance(node, ast.Constant) and node.value in names:
-        what = "program" if node.value in (CONSTANT, ATTRIBUTE) else "task text"
+        what = "program" if node.value in (CONSTANT, ATTRIBUTE, ENTRY_CONSTANT,
+                                           ENTRY_ATTRIBUTE) else "task text"
         return f"the string {node.value!r} names the embedded {what} (setattr, type(...))"
     if (isinstance(node, ast.Attribute) and node.attr == "run_program") or \
             (isinstance(node, ast.alias) and node.name == "run_program"):
@@ -516,6 +564,20 @@ def program_problems(program: str) -> list[str]:
     return list(dict.fromkeys(problems))
 
 
+def function_reference(task: TaskDescription, *, verified_only: bool = True
+                       ) -> tuple[str, str] | None:
+    """(source, entry point) of the reference function a function task's module would embed:
+    its first (verified) Python 3 reference of interface ``function`` with an entry point that
+    :func:`program_problems` finds nothing against, or None."""
+    refs = sorted((r for r in task.references if r.language == "python3"
+                   and r.interface == "function" and r.entry_point), key=lambda r: not r.verified)
+    for ref in refs:
+        if (ref.verified or not verified_only) and ref.entry_point and \
+                not program_problems(ref.code):
+            return ref.code, ref.entry_point
+    return None
+
+
 def compiled_reference(task: TaskDescription) -> str | None:
     """The program compiled mode would embed for ``task``: its first verified Python 3 stdio
     reference that :func:`program_problems` finds nothing against, or None (full mode)."""
@@ -524,6 +586,13 @@ def compiled_reference(task: TaskDescription) -> str | None:
                 not program_problems(ref.code):
             return ref.code
     return None
+
+
+def function_text(task: TaskDescription) -> str:
+    """A function task's specification as its module embeds it: the statement alone (for
+    HumanEval, the prompt: imports, signature and docstring, with any helper the task gives),
+    never the solution, and without the benchmark's title."""
+    return task.statement.strip() + "\n"
 
 
 def task_text(task: TaskDescription) -> str:

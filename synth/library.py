@@ -154,9 +154,10 @@ class BootcampRecord(BaseModel):
     key_solver_path: str | None = Field(
         default=None, description="path of that solver, relative to the library folder"
     )
-    mode: Literal["full", "compiled"] | None = Field(
-        default=None, description="how it was synthesised: full (the model wrote the module) or "
-        "compiled (the task's reference program is embedded; the model wrote the rest)"
+    mode: Literal["full", "compiled", "function"] | None = Field(
+        default=None, description="how it was synthesised: full (the model wrote the module), "
+        "compiled (the task's reference program is embedded; the model wrote the rest) or "
+        "function (the task's reference function is embedded; the model wrote the arguments)"
     )
     differential: dict[str, str | int | float | bool | None] | None = Field(
         default=None, description="the differential check's verdict on the committed code, "
@@ -231,7 +232,8 @@ def atomic_write(path: Path, data: str) -> None:
         raise
 
 
-_CONTRACT_BASES = frozenset({"BaseBootcamp", "CompiledBootcamp", "MultiTurnBootcamp"})
+_CONTRACT_BASES = frozenset({"BaseBootcamp", "CompiledBootcamp", "FunctionBootcamp",
+                             "MultiTurnBootcamp"})
 
 
 def find_bootcamp_class(code: str) -> str:

@@ -19,8 +19,11 @@ from __future__ import annotations
 import _thread
 import builtins
 import codecs
+import copy
 import io
+import signal
 import sys
+from time import monotonic as _monotonic
 from types import CodeType
 from typing import Any
 
@@ -33,6 +36,7 @@ __all__ = [
     "CompiledProgram",
     "ProgramError",
     "UnsupportedProgramError",
+    "call_function",
     "compile_program",
     "execute",
     "run_program",
@@ -421,6 +425,109 @@ def execute(program: CompiledProgram, stdin: str) -> str:
                            + _stdin_note(stdin) + _stderr_note(run),
                            stderr=_tail(run.stderr.text()), stdout=out, exit_code=status)
     return out
+
+
+class FunctionTimeout(ProgramError):
+    """:func:`call_function` ran past its ``timeout_s``."""
+
+
+def call_function(source: str, entry_point: str, args: list[Any], *,
+                  timeout_s: float | None = None) -> Any:
+    """Call the function ``entry_point`` of the program ``source`` on the positional ``args``
+    and return what it returns (the interface ``function`` of a task's reference, e.g.
+    HumanEval's canonical solutions).
+
+    The source runs in a fresh namespace per call (``__name__`` is not ``"__main__"``, so a
+    main block does not run), with the runner's imports, in-memory streams (what it prints is
+    dropped; ``input()`` meets the end of input) and recursion limit, as :func:`run_program`
+    gives them. The arguments are deep-copied first: a function that changes its arguments
+    does not change the caller's case. ``timeout_s`` bounds the call with a real-time timer
+    when called in the main thread with no timer running (inside the sandbox's method server
+    the kit bounds every call instead).
+
+    Raises :class:`ProgramError` when the source raises or has no such function (the message
+    names the exception and the call), :class:`FunctionTimeout` past ``timeout_s``;
+    ``MemoryError`` and other ``BaseException``\\ s propagate unchanged."""
+    if type(entry_point) is not str or not entry_point.isidentifier():
+        raise TypeError(f"an entry point is a name, not {entry_point!r}")
+    if type(args) is not list:
+        raise TypeError(f"the arguments are a list, not {type(args).__name__}")
+    program = compile_program(source)
+    run = _Run("")
+    namespace = run.namespace()
+    namespace["__name__"] = "reference"
+    namespace["__file__"] = "reference.py"
+    call = copy.deepcopy(args)
+    armed = _arm(timeout_s)
+    _enter_limits()
+    try:
+        exec(program.code, namespace)
+        function = namespace.get(entry_point)
+        if not callable(function):
+            raise ProgramError(f"the reference program defines no function {entry_point}()")
+        return function(*call)
+    except ProgramError:
+        raise
+    except SystemExit as stop:
+        raise ProgramError(f"the reference function exited (status {stop.code!r}) on "
+                           f"{_call_text(entry_point, args)}") from None
+    except Exception as exc:
+        if isinstance(exc, MemoryError):
+            raise _unchanged(exc) from None
+        failure = _failure(program, run, exc)
+        message = str(failure).split(" on the input ", 1)[0]
+        if isinstance(failure, UnsupportedProgramError):
+            raise failure from None
+        raise ProgramError(f"{message.replace('reference program', 'reference function')} "
+                           f"on {_call_text(entry_point, args)}", stderr=failure.stderr,
+                           stdout=failure.stdout) from None
+    except BaseException as exc:
+        raise _unchanged(exc) from None
+    finally:
+        _disarm(armed)
+        _leave_limits()
+
+
+def _call_text(entry_point: str, args: list[Any]) -> str:
+    try:
+        shown = ", ".join(repr(a) for a in args)
+    except Exception:
+        shown = "..."
+    if len(shown) > 160:
+        shown = shown[:160] + "..."
+    return f"the call {entry_point}({shown})"
+
+
+def _on_alarm(signum: int, frame: Any) -> None:
+    raise FunctionTimeout("the reference function ran past its time limit")
+
+
+def _arm(timeout_s: float | None) -> Any:
+    """Start a real-time timer of ``timeout_s`` (see :func:`call_function`); what to restore:
+    the handler before, the outer timer's seconds left (0: none) and when it was read. An
+    outer timer that ends sooner is left alone (it bounds the call already)."""
+    if timeout_s is None or _thread.get_ident() != _MAIN_THREAD:
+        return None
+    limit = max(0.001, float(timeout_s))
+    outer = signal.getitimer(signal.ITIMER_REAL)[0]
+    if 0 < outer <= limit:
+        return None
+    before = signal.signal(signal.SIGALRM, _on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, limit)
+    return before, outer, _monotonic()
+
+
+def _disarm(armed: Any) -> None:
+    if armed is None:
+        return
+    before, outer, since = armed
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, before)
+    if outer > 0:  # the outer timer goes on with the time it had left
+        signal.setitimer(signal.ITIMER_REAL, max(0.001, outer - (_monotonic() - since)))
+
+
+_MAIN_THREAD = _thread.get_ident()
 
 
 def _enter_limits() -> None:

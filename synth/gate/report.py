@@ -87,6 +87,8 @@ FINDINGS: tuple[str, ...] = (
     "terminal_changes", "malformed_step",
     # engine-backed bootcamps (synth.gate.engines)
     "nondeterministic_engine_settings",
+    # function bootcamps' arguments (synth.gate.functions)
+    "argument_type", "reference_raises",
 )
 #: What a finding means for the verdict (see the module docstring).
 Severity = Literal["reject", "convention", "cannot_judge"]
@@ -314,7 +316,16 @@ class CheckReport(BaseModel):
         if self.passed and not conventions:
             return "All hard checks passed."
         parts: list[str] = ["All hard checks passed."] if self.passed else []
-        for check in [*self.failing, *conventions]:
+        shown = [*self.failing, *conventions]
+        echoes: list[str] = []
+        if any(c.finding in _FUNCTION_FINDINGS for c in shown):
+            # a function bootcamp's arguments: its named findings first; the checks that only
+            # met the same raising reference (reference_answer raised) in one line after them
+            echoes = [c.name for c in shown if c.finding not in _FUNCTION_FINDINGS
+                      and "the reference function raised" in c.reason]
+            shown = sorted((c for c in shown if c.name not in echoes),
+                           key=lambda c: c.finding not in _FUNCTION_FINDINGS)
+        for check in shown:
             if only is not None and check.name not in only:
                 continue
             kind = "" if check.severity == "reject" else f" [{check.severity}]"
@@ -325,12 +336,19 @@ class CheckReport(BaseModel):
                 for key, value in check.artifacts.items():
                     lines.append(f"{key}:\n```\n{_cap(value, 800, key in ('traceback', 'stderr'))}\n```")
             parts.append("\n".join(lines))
+        if echoes and only is None:
+            parts.append(f"Also failed, on the same raising call of the reference function: "
+                         f"{', '.join(echoes)}")
         skipped = [c.name for c in self.checks if c.status is CheckStatus.SKIPPED and c.hard]
         if skipped and only is None:
             parts.append("Not run because of the failures above or not applicable: "
                          + ", ".join(skipped))
         return _cap("\n\n".join(parts), max_chars)
 
+
+#: A function bootcamp's findings about its arguments (:mod:`synth.gate.functions`): the
+#: revise prompt shows them first.
+_FUNCTION_FINDINGS = frozenset({"argument_type", "reference_raises"})
 
 #: What each differential finding means, for the code model.
 _FINDING_TEXT = {

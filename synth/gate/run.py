@@ -33,6 +33,7 @@ from synth.gate import (
     basics,
     differential,
     engines,
+    functions,
     inputs,
     intern,
     intern_fields,
@@ -113,11 +114,20 @@ CHECKS: dict[str, Callable[[Suite], dict[str, Any]]] = {
 }
 
 
+def _checks_of(suite: Suite) -> dict[str, Callable[[Any], dict[str, Any]]]:
+    """The checks of ``suite``: a multi-turn bootcamp's episode checks; a function bootcamp's
+    oracle and inputs checks (:mod:`synth.gate.functions`) in place of the stdin ones."""
+    if isinstance(suite, EpisodeSuite):
+        return dict(EPISODE_CHECKS)
+    if suite.entry_point is not None and suite.reference is not None:
+        return {**CHECKS, **functions.CHECKS}
+    return dict(CHECKS)
+
+
 def run_suite(suite: Suite) -> dict[str, dict[str, Any]]:
     """Run the suite's checks in the report's order, each on the state the earlier ones left
     (a check the rules skip says why), then end its sandbox sessions."""
-    checks: dict[str, Callable[[Any], dict[str, Any]]] = \
-        dict(EPISODE_CHECKS) if isinstance(suite, EpisodeSuite) else dict(CHECKS)
+    checks = _checks_of(suite)
     out: dict[str, dict[str, Any]] = {}
     rejected_by = ""
     try:
@@ -165,6 +175,7 @@ def run_checks(
     task_text: str | None = None,
     validator: str | None = None,
     voters: Sequence[Voter] = (),
+    function_tests: str | None = None,
 ) -> CheckReport:
     """Run the whole gate on one candidate module's source. Never raises for candidate
     behaviour; an unavailable backend raises ``SandboxUnavailableError`` (from get_backend).
@@ -180,7 +191,11 @@ def run_checks(
 
     ``voters``: other programs that vote on the answer key in the key check (the task's other
     solutions, a judge's solver: :mod:`synth.gate.key`); ``reference``, when it is not the
-    module's own key, votes too."""
+    module's own key, votes too.
+
+    A function bootcamp (it embeds ``_ENTRY_POINT``) gets the function oracle and inputs
+    checks; ``function_tests``, the task's test code (HumanEval's ``check``), adds the
+    arguments of its calls to the evidence of what the function takes."""
     cfg = engines.budgets(config or CheckConfig(), source)  # engine time, where declared
     reference, task_text = _embedded(source, reference, task_text)
     start = time.perf_counter()
@@ -214,6 +229,8 @@ def run_checks(
                      backend=runner, checker=checker, example_inputs=example_inputs,
                      task_text=task_text, validator=validator)
         suite.voters = tuple(voters)
+        suite.entry_point = compiled.embedded_entry_point(source) if reference else None
+        suite.function_tests = function_tests
         done = run_suite(suite)
         sandbox_s = time.perf_counter() - t0
         checks += [CheckResult(name=n, **done[n]) for n in suite.names if n != "static"]

@@ -61,6 +61,11 @@ class Suite:
     #: other programs that vote on the answer key (the task's other solutions, a judge's
     #: solver: :class:`synth.gate.key.Voter`), set by ``run_checks``
     voters: tuple[Any, ...] = ()
+    #: a function bootcamp's reference function name (its module embeds it; the reference is
+    #: then that function's source) and the task's test code (HumanEval's ``check``), read by
+    #: the function checks (:mod:`synth.gate.functions`)
+    entry_point: str | None = None
+    function_tests: str | None = None
 
     def __init__(self, cfg: Any, source: str, *, mode: str, relative: bool,
                  reference: str | None, backend: Backend, checker: str | None = None,
@@ -189,6 +194,8 @@ class Suite:
                 return "not applicable: no reference program was given (--reference)"
             if self.intern:
                 return f"not applicable: {NO_REFERENCE}"
+        if name == "inputs" and self.entry_point is not None and self.reference is not None:
+            return None  # a function's arguments: checked against its signature and examples
         if name == "inputs":
             if self.intern:
                 return "not applicable: InternBootcamp classes have no render_stdin"

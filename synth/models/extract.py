@@ -1,7 +1,7 @@
 """Extract a candidate bootcamp module from a code model's answer (untrusted text).
 
 Handles fenced blocks (with or without a language tag), several blocks (the one that defines a
-``BaseBootcamp`` (or ``CompiledBootcamp``, ``MultiTurnBootcamp``) subclass wins; the last such if several), prose around the code, reasoning
+``BaseBootcamp`` (or ``CompiledBootcamp``, ``FunctionBootcamp``, ``MultiTurnBootcamp``) subclass wins; the last such if several), prose around the code, reasoning
 sections (``<think>...</think>`` and similar are ignored), unfenced code, and truncated output.
 Anything that does not end as a candidate ends as a typed failure whose ``detail`` is written
 for the next revise prompt.
@@ -23,9 +23,9 @@ _THINK_RE = re.compile(
     r"<(think|thinking|reasoning|thought)>.*?(</\1>|\Z)", re.DOTALL | re.IGNORECASE
 )
 _FENCE_RE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([\w+.-]*)[^\n]*\n", re.MULTILINE)
-#: a class deriving from the contract's BaseBootcamp, CompiledBootcamp (compiled mode) or
-#: MultiTurnBootcamp (an episode environment)
-_BOOTCAMP_CLASS_RE = re.compile(r"^class\s+\w+\s*\([^)]*\b(?:Base|Compiled|MultiTurn)Bootcamp\b",
+#: a class deriving from the contract's BaseBootcamp, CompiledBootcamp (compiled mode),
+#: FunctionBootcamp (function mode) or MultiTurnBootcamp (an episode environment)
+_BOOTCAMP_CLASS_RE = re.compile(r"^class\s+\w+\s*\([^)]*\b(?:Base|Compiled|Function|MultiTurn)Bootcamp\b",
                                 re.MULTILINE)
 
 
@@ -100,8 +100,8 @@ def extract_code(text: str, finish_reason: str | None = None) -> Extraction:
         return Extraction(
             failure="no_bootcamp_class",
             blocks_found=n,
-            detail="no code block defines a class deriving from BaseBootcamp (or CompiledBootcamp "
-            "in compiled mode); define exactly one `class XBootcamp(BaseBootcamp)`",
+            detail="no code block defines a class deriving from BaseBootcamp (or CompiledBootcamp or FunctionBootcamp "
+            "in compiled or function mode); define exactly one `class XBootcamp(BaseBootcamp)`",
         )
     else:
         return Extraction(

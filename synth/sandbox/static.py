@@ -177,14 +177,21 @@ _BASE_NAMES = {"synth": "BaseBootcamp", "intern": "Basebootcamp", "checker": "Ba
 #: and the names only ``synth.compiled.assemble`` binds.
 _COMPILED_BASE = "CompiledBootcamp"
 COMPILED_METHODS: tuple[str, ...] = ("case_generator", "render_stdin")
+#: The contract's base of function bootcamps (a reference function's return value is the key)
+#: and what its subclasses define.
+_FUNCTION_BASE = "FunctionBootcamp"
+FUNCTION_METHODS: tuple[str, ...] = ("case_generator", "call_args")
 #: The contract's base of multi-turn bootcamps (synth mode) and what its subclasses define.
 _MULTI_TURN_BASE = "MultiTurnBootcamp"
 MULTI_TURN_METHODS: tuple[str, ...] = ("case_generator", "reset", "step", "reference_policy")
 _PROGRAM_CONSTANT, _PROGRAM_ATTRIBUTE = "_REFERENCE_PROGRAM", "REFERENCE_PROGRAM"
 _TEXT_CONSTANT, _TEXT_ATTRIBUTE = "_TASK_TEXT", "TASK_TEXT"
 #: constant -> class attribute, of each embedding assemble writes
-_EMBEDDED = {_PROGRAM_CONSTANT: _PROGRAM_ATTRIBUTE, _TEXT_CONSTANT: _TEXT_ATTRIBUTE}
-_EMBEDDED_NAMES = (_PROGRAM_CONSTANT, _PROGRAM_ATTRIBUTE, _TEXT_CONSTANT, _TEXT_ATTRIBUTE)
+_ENTRY_CONSTANT, _ENTRY_ATTRIBUTE = "_ENTRY_POINT", "ENTRY_POINT"
+_EMBEDDED = {_PROGRAM_CONSTANT: _PROGRAM_ATTRIBUTE, _TEXT_CONSTANT: _TEXT_ATTRIBUTE,
+             _ENTRY_CONSTANT: _ENTRY_ATTRIBUTE}
+_EMBEDDED_NAMES = (_PROGRAM_CONSTANT, _PROGRAM_ATTRIBUTE, _TEXT_CONSTANT, _TEXT_ATTRIBUTE,
+                   _ENTRY_CONSTANT, _ENTRY_ATTRIBUTE)
 
 _DUNDER = re.compile(r"^__\w+__$")
 _FORMAT_DUNDER = re.compile(r"\{[^{}]*__\w+__[^{}]*\}")
@@ -307,7 +314,7 @@ class _Linter(ast.NodeVisitor):
                 self.add(node, "import", f"'from {module} import *' is not allowed")
             elif alias.name == _BASE_NAMES[self.mode]:
                 self.base_aliases.add(alias.asname or alias.name)
-            elif alias.name == _COMPILED_BASE and self.mode == "synth":
+            elif alias.name in (_COMPILED_BASE, _FUNCTION_BASE) and self.mode == "synth":
                 self.compiled_aliases.add(alias.asname or alias.name)
             elif alias.name == _MULTI_TURN_BASE and self.mode == "synth":
                 self.multi_aliases.add(alias.asname or alias.name)
@@ -568,8 +575,10 @@ class _Linter(ast.NodeVisitor):
             if isinstance(t, ast.Name)
         }
         compiled = self.mode == "synth" and any(self._is_compiled(c) for c in chain)
+        function = compiled and any(self._is_function(c) for c in chain)
         multi = self.mode == "synth" and any(self._is_multi_turn(c) for c in chain)
-        required = COMPILED_METHODS if compiled else MULTI_TURN_METHODS if multi \
+        required = FUNCTION_METHODS if function else COMPILED_METHODS if compiled \
+            else MULTI_TURN_METHODS if multi \
             else REQUIRED_METHODS[self.mode]
         for method in required:
             if method not in defined and method not in assigned:
@@ -581,11 +590,17 @@ class _Linter(ast.NodeVisitor):
         if compiled:
             for cls in chain:
                 for stmt in cls.body:
-                    for name in _bound_names(stmt) & {"reference_answer", "_verify_correction"}:
-                        self.add(stmt, "compiled", f"{cls.name} defines {name}; a "
-                                 "CompiledBootcamp's answer key is its reference program's "
+                    banned = {"reference_answer", "_verify_correction"}
+                    if function:
+                        banned |= {"prompt_func", "render_stdin", "arguments", "call_text"}
+                    for name in _bound_names(stmt) & banned:
+                        self.add(stmt, "compiled", f"{cls.name} defines {name}; " + (
+                                 "a FunctionBootcamp's answer key, prompt and arguments' JSON "
+                                 "are the contract's (define case_generator and call_args)"
+                                 if function else
+                                 "a CompiledBootcamp's answer key is its reference program's "
                                  "output (define check_output(identity, expected, answer) for "
-                                 "a problem with several valid outputs)")
+                                 "a problem with several valid outputs)"))
         for cls in chain:
             for stmt in cls.body:
                 names = _bound_names(stmt)
@@ -630,7 +645,8 @@ class _Linter(ast.NodeVisitor):
             last = name.rsplit(".", 1)[-1]
             if name in self.base_aliases or last == _BASE_NAMES[self.mode]:
                 return True
-            if name in self.compiled_aliases or (self.mode == "synth" and last == _COMPILED_BASE):
+            if name in self.compiled_aliases or (self.mode == "synth" and last in (
+                    _COMPILED_BASE, _FUNCTION_BASE)):
                 return True
             if name in self.multi_aliases or (self.mode == "synth" and last == _MULTI_TURN_BASE):
                 return True
@@ -660,9 +676,15 @@ class _Linter(ast.NodeVisitor):
                    for n in _base_names(cls))
 
     def _is_compiled(self, cls: ast.ClassDef) -> bool:
-        """Whether one of the class's own bases is the contract's CompiledBootcamp."""
-        return any(n in self.compiled_aliases or n.rsplit(".", 1)[-1] == _COMPILED_BASE
+        """Whether one of the class's own bases is the contract's CompiledBootcamp (or
+        FunctionBootcamp)."""
+        return any(n in self.compiled_aliases or n.rsplit(".", 1)[-1] in (_COMPILED_BASE,
+                                                                          _FUNCTION_BASE)
                    for n in _base_names(cls))
+
+    def _is_function(self, cls: ast.ClassDef) -> bool:
+        """Whether one of the class's own bases is the contract's FunctionBootcamp."""
+        return any(n.rsplit(".", 1)[-1] == _FUNCTION_BASE for n in _base_names(cls))
 
     def _chain(self, leaf: ast.ClassDef, by_name: dict[str, ast.ClassDef]) -> list[ast.ClassDef]:
         chain, todo, seen = [], [leaf], set()

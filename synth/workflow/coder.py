@@ -9,8 +9,12 @@ the same text in the draft, revise and steer prompts), then what to write or fix
 Modes: ``full`` -- the model writes the whole module; ``compiled`` -- for a task with a Python 3
 stdio reference program, the program is embedded in the module (:func:`synth.compiled.assemble`)
 with the task's problem text (the contract's default prompt shows it), and the model writes only
-the levels, the input generator, the rendering and, where outputs are not unique, a checker.
-``auto`` picks ``compiled`` where the task has a *verified* reference.
+the levels, the input generator, the rendering and, where outputs are not unique, a checker;
+``function`` -- for a task whose reference is a Python function (HumanEval), the function, its
+name and its specification are embedded and the model writes only the levels, the argument
+generator and ``call_args`` (:class:`synth.bootcamp.FunctionBootcamp`). ``auto`` picks
+``compiled`` where the task has a *verified* stdio reference, ``function`` where it has a
+function reference the contract's runner can run.
 """
 
 from __future__ import annotations
@@ -33,7 +37,14 @@ from synth.workflow.judge_program import VALIDATOR_MARK, parse_argument
 from synth.workflow.repair import Repair, repair_source
 from synth.workflow.state import Candidate, TaskState, WorkflowContext
 
-Mode = Literal["full", "compiled"]
+Mode = Literal["full", "compiled", "function"]
+#: the modes whose module embeds the task's reference (the model writes only its part)
+EMBEDDING = ("compiled", "function")
+
+
+def embeds(mode: str | None) -> bool:
+    """Whether a candidate of ``mode`` is the model's part with the reference embedded."""
+    return mode in EMBEDDING
 
 CONTRACT_SOURCE = Path(synth.bootcamp.__file__).read_text(encoding="utf-8")
 #: the contract's definitions a bootcamp of each mode uses (the prefix shows these, in order)
@@ -41,6 +52,8 @@ CONTRACT_NAMES: dict[str, list[str]] = {
     "full": ["ANSWER_OPEN", "ANSWER_CLOSE", "BootcampContractError", "BaseBootcamp"],
     "compiled": ["ANSWER_OPEN", "ANSWER_CLOSE", "BootcampContractError", "BaseBootcamp",
                  "same_tokens", "CompiledBootcamp"],
+    "function": ["ANSWER_OPEN", "ANSWER_CLOSE", "BootcampContractError", "BaseBootcamp",
+                 "FunctionBootcamp"],
 }
 #: methods shown by signature and docstring only: the contract implements them and a bootcamp
 #: never does (their docstrings say what they do; the bodies would only cost tokens)
@@ -48,7 +61,10 @@ CONTRACT_ELIDED = frozenset({
     "BaseBootcamp.__init_subclass__", "BaseBootcamp.__init__", "BaseBootcamp.from_level",
     "BaseBootcamp.extract_output", "BaseBootcamp.verify_score",
     "CompiledBootcamp.__init_subclass__", "CompiledBootcamp.reference_answer",
-    "CompiledBootcamp.prompt_func",
+    "CompiledBootcamp.prompt_func", "FunctionBootcamp.__init_subclass__",
+    "FunctionBootcamp.arguments", "FunctionBootcamp.render_stdin", "FunctionBootcamp.call_text",
+    "FunctionBootcamp.prompt_func", "FunctionBootcamp.reference_answer",
+    "FunctionBootcamp._verify_correction",
 })
 
 #: exemplar bootcamps from the shipped library, best first: a fixed set per mode, never per task
@@ -104,6 +120,14 @@ def task_mode(requested: str, task: TaskDescription) -> tuple[Mode, str]:
     """(mode, why) for ``task`` under the configured ``requested`` mode (full|compiled|auto)."""
     if requested == "full":
         return "full", "--mode full"
+    if compiled_program(task, verified_only=False) is None:
+        function = compiled.function_reference(task, verified_only=False)
+        if function is not None:
+            verified = compiled.function_reference(task) is not None
+            return "function", (f"{'--mode compiled' if requested == 'compiled' else 'auto'}: "
+                                f"the task's reference is the Python function {function[1]}() "
+                                f"({'verified' if verified else 'not verified by the source'}"
+                                "; the gate runs it on every generated call)")
     if compiled_program(task) is not None:
         return "compiled", f"{'--mode compiled' if requested == 'compiled' else 'auto'}: the task " \
             "has a verified Python 3 stdio reference program the contract's runner can run"
@@ -194,6 +218,17 @@ def contract(mode: Mode) -> str:
     return contract_excerpt(CONTRACT_SOURCE, CONTRACT_NAMES[mode])
 
 
+FUNCTION_EXEMPLAR_PATH = Path(compiled.EXEMPLAR_PATH).with_name("function_exemplar.py")
+FUNCTION_EXEMPLAR = FUNCTION_EXEMPLAR_PATH.read_text(encoding="utf-8")
+FUNCTION_EXEMPLAR_TITLE = ('a function bootcamp for HumanEval/3 "below_zero" (the part the model '
+                           "writes; the pipeline embeds the reference function)")
+
+
+def _function_exemplars(compact: bool) -> list[dict[str, str]]:
+    return [{"name": "function", "title": FUNCTION_EXEMPLAR_TITLE,
+             "code": compact_source(FUNCTION_EXEMPLAR) if compact else FUNCTION_EXEMPLAR}]
+
+
 def _compiled_exemplars(compact: bool) -> list[dict[str, str]]:
     code = compiled.COMPACT_EXEMPLAR if compact else compiled.EXEMPLAR
     return [{"name": "compiled", "title": compiled.EXEMPLAR_TITLE,
@@ -208,6 +243,8 @@ def exemplars(ctx: WorkflowContext, mode: Mode) -> list[dict[str, str]]:
         return []
     if mode == "compiled":
         return _compiled_exemplars(cfg.compact_exemplars)
+    if mode == "function":
+        return _function_exemplars(cfg.compact_exemplars)
     available = set(ctx.exemplar_library.list_bootcamps())
     names = [n for n in EXEMPLARS["full"] if n in available]
     names = names[:1] if cfg.compact_exemplars else names[: cfg.exemplars]
@@ -238,16 +275,74 @@ def prefix(ctx: WorkflowContext, mode: Mode) -> Prefix:
 
 
 def state_mode(state: TaskState) -> Mode:
-    return "compiled" if state.get("mode") == "compiled" else "full"
+    mode = state.get("mode")
+    return mode if mode == "compiled" or mode == "function" else "full"
 
 
 def task_context(ctx: WorkflowContext, task: TaskDescription, mode: Mode) -> dict[str, Any]:
     """The variables every task part shares: the task, its reference program, mode and band."""
     ref = reference(task, mode)
+    function = compiled.function_reference(task, verified_only=False) \
+        if mode == "function" else None
     cfg = ctx.config
-    return {"task": task, "reference_program": ref.code if ref else None, "mode": mode,
+    return {"task": task, "reference_program": function[0] if function else (
+                ref.code if ref and mode != "function" else None),
+            "mode": mode, "entry_point": function[1] if function else "",
+            "returns_bool": bool(function and returns_bool(function[0], function[1],
+                                                            task.tests.check_code)),
+            "parameters": parameters(function[0], function[1], task.tests.check_code)
+            if function else [],
             "band_low": cfg.band_low, "band_high": cfg.band_high, "samples": cfg.samples,
             "class_name": class_name(task)}
+
+
+def parameters(source: str, entry_point: str, tests: str | None = None
+               ) -> list[dict[str, str]]:
+    """The function's parameters as the function-mode skeleton names them: each one's name, the
+    type the gate will hold its arguments to (:func:`synth.gate.functions.expected_arguments`),
+    one value the task's own calls pass, and how ``call_args`` builds it from the JSON case (a
+    tuple or a set is made from a list)."""
+    from synth.gate.functions import describe, expected_arguments
+
+    want = expected_arguments(source, entry_point, tests)
+    if want is None:
+        return []
+    out = []
+    for name, shape, example in zip(want.names, want.shapes, want.examples, strict=True):
+        build = f'identity["{name}"]'
+        if shape[0] in ("tuple", "tuplen"):
+            build = f"tuple({build})"
+        elif shape[0] == "set":
+            build = f"set({build})"
+        out.append({"name": name, "type": describe(shape), "example": example, "build": build})
+    return out
+
+
+def returns_bool(source: str, entry_point: str, tests: str | None = None) -> bool:
+    """Whether the function ``entry_point`` of ``source`` returns a bool, read, never run: it is
+    annotated ``-> bool``, or every ``candidate(...) == X`` of the task's ``tests`` compares
+    with True or False (HumanEval's unannotated predicates). Its bootcamp then sets
+    ``YES_NO_TASK``."""
+    try:
+        tree = pyast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    if any(isinstance(n, ast.FunctionDef) and n.name == entry_point and
+           isinstance(n.returns, ast.Name) and n.returns.id == "bool" for n in tree.body):
+        return True
+    try:
+        checks = pyast.parse(tests or "")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    compared: list[object] = []
+    for node in ast.walk(checks):
+        if isinstance(node, ast.Compare) and len(node.comparators) == 1 and \
+                isinstance(node.ops[0], ast.Eq | ast.Is) and isinstance(node.left, ast.Call) and \
+                isinstance(node.left.func, ast.Name) and \
+                node.left.func.id in ("candidate", entry_point):
+            other = node.comparators[0]
+            compared.append(other.value if isinstance(other, ast.Constant) else other)
+    return bool(compared) and all(type(v) is bool for v in compared)
 
 
 def class_name(task: TaskDescription) -> str:
@@ -291,7 +386,7 @@ def earlier_rounds(history: list[dict[str, Any]]) -> list[str]:
 
 def model_part(c: Candidate) -> str:
     """The code the model wrote (after repairs): in compiled mode its own part, else the module."""
-    return (c.get("model_code") if c.get("mode") == "compiled" else None) or c.get("code") or ""
+    return (c.get("model_code") if embeds(c.get("mode")) else None) or c.get("code") or ""
 
 
 # -- repairs -----------------------------------------------------------------------------------
@@ -304,7 +399,7 @@ def apply_repairs(ctx: WorkflowContext, task: TaskDescription, c: Candidate, fix
     ``repair`` event per repair and save the repaired module in the run folder. Never silent."""
     if not repairs:
         return
-    if c.get("mode") == "compiled":
+    if embeds(c.get("mode")):
         c["model_code"] = fixed
         assemble(c, task)
     else:
@@ -346,19 +441,22 @@ def assemble(c: Candidate, task: TaskDescription) -> None:
     part that cannot be assembled, or a module that does not embed exactly the program and
     text, leaves no code and says why (for the next prompt)."""
     ref = reference(task, "compiled")
+    function = compiled.function_reference(task, verified_only=False) \
+        if c.get("mode") == "function" else None
+    program, entry = (function if function else (ref.code if ref else None, None))
     own = compiled.split(c.get("model_code") or "")[0]  # the model sees and keeps only its part
     c["model_code"] = own
-    text = compiled.task_text(task)
+    text = compiled.function_text(task) if function else compiled.task_text(task)
     problem: str | None = None
-    if ref is None:
+    if program is None:
         problem = "the task has no reference program to embed"
     else:
         try:
-            module = compiled.assemble(own, ref.code, text)
+            module = compiled.assemble(own, program, text, entry_point=entry)
         except compiled.AssemblyError as exc:
             problem = str(exc)
         else:
-            problem = compiled.check_embedded(module, ref.code, text)
+            problem = compiled.check_embedded(module, program, text, entry)
             if problem is None:
                 c["code"] = module
                 c["failure"] = None
@@ -384,12 +482,12 @@ async def ask_coder(ctx: WorkflowContext, task: TaskDescription, mode: Mode, tex
     cand = Candidate(round=rnd, index=index, code=ex.code, failure=ex.failure, detail=ex.detail,
                      prompt_version=version, argument=parse_argument(res.text), mode=mode,
                      validator_argument=parse_argument(res.text, VALIDATOR_MARK))
-    if mode == "compiled" and ex.code is not None:
+    if embeds(mode) and ex.code is not None:
         whole = full_module(ex.code) if ctx.config.mode == "auto" else None
         if whole is not None:  # a whole bootcamp, not the compiled part: gated as one
             cand["mode"] = "full"
             ctx.run.events.emit("mode_switch", task.id, round=rnd, index=index,
-                                from_mode="compiled", to_mode="full", why=whole)
+                                from_mode=mode, to_mode="full", why=whole)
         else:
             cand["model_code"] = ex.code
             assemble(cand, task)
@@ -434,7 +532,7 @@ def save_candidate(ctx: WorkflowContext, task: TaskDescription, c: Candidate) ->
     (no module: why)."""
     d = ctx.run.candidate_dir(task.id)
     stem = f"round_{c.get('round', 0)}_{c.get('index', 0)}"
-    if c.get("mode") == "compiled" and c.get("model_code"):
+    if embeds(c.get("mode")) and c.get("model_code"):
         (d / f"{stem}.model.py").write_text(c["model_code"] or "", encoding="utf-8")
     if c.get("code"):
         (d / f"{stem}.py").write_text(c["code"] or "", encoding="utf-8")

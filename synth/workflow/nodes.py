@@ -38,6 +38,7 @@ from synth.workflow.coder import (
     ask_and_repair,
     assemble,
     earlier_rounds,
+    embeds,
     model_part,
     prefix,
     reference,
@@ -147,6 +148,9 @@ async def _gate(ctx: WorkflowContext, task: TaskDescription, c: Candidate, with_
         with_checker["voters"] = voters
     if ref is not None and task.examples:  # the oracle compares render_stdin's shape with them
         with_checker = {**with_checker, "example_inputs": [e.input for e in task.examples]}
+    if c.get("mode") == "function" and task.tests.check_code:
+        # the inputs check reads the arguments of the task's own test calls too
+        with_checker = {**with_checker, "function_tests": task.tests.check_code}
     if task.examples:
         # the inputs check reads the statement: a compiled module embeds this same text; a
         # full-mode module that defines render_stdin is checked against it too
@@ -196,7 +200,7 @@ async def _resize(ctx: WorkflowContext, task: TaskDescription, c: Candidate,
     failing = ", ".join(x.name for x in report.failing)
     for n, (fixed, repair) in enumerate(variants, 1):
         trial = Candidate(**c)
-        if c.get("mode") == "compiled":
+        if embeds(c.get("mode")):
             trial["model_code"] = fixed
             assemble(trial, task)
         else:

@@ -39,7 +39,7 @@ class Candidate(TypedDict, total=False):
     reused: bool  # the best code again, re-checked after the checker was rewritten
     differential: dict[str, Any] | None  # the differential check's verdict, with a checker
     differential_feedback: str  # that check's evidence as the revise prompt shows it
-    mode: Literal["full", "compiled"]  # how it was written (compiled: reference embedded)
+    mode: Literal["full", "compiled", "function"]  # how it was written (compiled: reference embedded)
     model_code: str | None  # compiled mode: the part the model wrote (after repairs)
     repairs: list[dict[str, Any]]  # deterministic repairs applied before or between gate runs
     repaired_path: str  # the repaired module in the run folder, when there were repairs
@@ -138,7 +138,7 @@ class TaskState(TypedDict, total=False):
     judge_status: Literal["ready", "no_examples", "gave_up", "compiled"]
     dispute: Dispute | None  # the one dispute a task may raise
     format_regenerations: int
-    mode: Literal["full", "compiled"]  # decided once, at the draft
+    mode: Literal["full", "compiled", "function"]  # decided once, at the draft
     steering: list[Steering]  # the difficulty-steering rounds so far
     validator: ValidatorInfo | None  # the input validator in use, if any
     validator_status: Literal["ready", "gave_up", "not_applicable"]

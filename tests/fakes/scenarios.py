@@ -634,8 +634,15 @@ def _answer_key() -> Callable[[Request], Reply]:
     return answer_key_scenario()
 
 
+def _function() -> Callable[[Request], Reply]:
+    from fakes.function_scenario import function_scenario  # HumanEval in function mode
+
+    return function_scenario()
+
+
 SCENARIOS: dict[str, Callable[[], Callable[[Request], Reply]]] = {
     "answer_key": _answer_key,
+    "function": _function,
     "validator": _validator,
     "multiturn": multiturn_scenario,
     "resize": resize_scenario,
