@@ -502,6 +502,8 @@ _REASONING = ("Let me restate the task in my own words before solving it.",
               "Wait, that step was wrong; let me redo the sum more carefully.",
               "So far the partial result is consistent with the constraints.",
               "Now I combine the two parts and double-check the edge cases.")
+#: the reasoning a worded answer holds inside its tags: no digits
+_WORDING = tuple(line for line in _REASONING if not any(ch.isdigit() for ch in line))
 
 
 def production_shape(response: str, rng: random.Random, other: str) -> str:
@@ -527,13 +529,15 @@ def production_shape(response: str, rng: random.Random, other: str) -> str:
 
 def worded_answer(answer: str, rng: random.Random) -> str:
     """A wrong answer as a model also writes it inside the tags: in a sentence, or after its
-    working. Worded, a wrong answer may score less than bare (a strict format), never more."""
+    working. Worded, a wrong answer may score less than bare (a strict format), never more; so
+    the words hold no digit (a numbered step, "Step 1", can be the right answer to a verifier
+    that reads the one number in the text)."""
     if rng.randrange(3) == 0:
         return f"The answer is {answer}."
     steps: list[str] = []
     size, target = 0, rng.choice((60, 300, 1200))  # a few lines to a page
     while size < target:
-        steps.append(f"Step {len(steps) + 1}: {rng.choice(_REASONING)}")
+        steps.append(f"Then: {rng.choice(_WORDING)}")
         size += len(steps[-1]) + 1
     return "\n".join(steps) + f"\nResult: {answer}"
 

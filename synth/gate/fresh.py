@@ -50,7 +50,9 @@ class FreshDraw:
 
         top = self._top
         least = min(FRESH_MIN, top)
-        batch = 8 if top < FRESH_MIN else 64  # engine self-play: small steps, so a stop is heard
+        # small first steps (a slow generator is heard stopping), doubling up to 64; engine
+        # self-play stays at 8
+        batch, largest = 8, (8 if top < FRESH_MIN else 64)
         deadline = time.perf_counter() + FRESH_S
         try:
             with CaseSampler(self._source, backend=self._backend, class_name=self._class_name,
@@ -66,6 +68,7 @@ class FreshDraw:
                     for sample in sampler.sample(specs, answers=True):
                         self.samples.append((sample.case_text, sample.answer or ""))
                         drawn += 1
+                    batch = min(largest, batch * 2)
         except (SampleError, OSError):
             pass  # generation is judged by the generate check; the check uses what was drawn
         except Exception as exc:  # the host's own fault: the consistency check raises it

@@ -146,6 +146,10 @@ class Suite:
         """Start drawing the consistency check's fresh cases (once; single-turn, native)."""
         from synth.gate.fresh import FreshDraw
 
+        times = [t for level in self.gen_times for t in level]
+        if times and (max(times) > self.cfg.gen_max_s or sum(times) / len(times)
+                      > self.cfg.gen_mean_s):
+            return  # the timing check will fail, and the consistency check is then not run
         if self.fresh is None and not self.intern and "consistency" in self.names:
             self.fresh = FreshDraw(self.source, self.backend, str(self.info.get("class") or ""),
                                    self.rng)

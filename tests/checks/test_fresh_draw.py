@@ -39,3 +39,15 @@ def test_stopping_ends_a_slow_draw_at_once(process_backend: Backend) -> None:
     assert elapsed < 3.0, elapsed
     assert not draw._thread.is_alive()
     assert len(draw.samples) < FRESH_MIN
+
+
+def test_a_worded_answer_adds_no_digit() -> None:
+    """The consistency check words wrong answers inside the tags ("may score less, never
+    more"): its words must hold no number, which a verifier reading the one number in the
+    text would take for the answer (a numbered "Step 1" was the right answer of a case)."""
+    from synth.gate.answers import worded_answer
+
+    rng = random.Random(3)
+    for _ in range(300):
+        text = worded_answer("inf", rng)
+        assert "inf" in text and not any(ch.isdigit() for ch in text), text
