@@ -50,9 +50,9 @@ class FreshDraw:
 
         top = self._top
         least = min(FRESH_MIN, top)
-        # small first steps (a slow generator is heard stopping), doubling up to 64; engine
-        # self-play stays at 8
-        batch, largest = 8, (8 if top < FRESH_MIN else 64)
+        # small first steps (a slow generator is heard stopping), doubling up to 64 (engine
+        # self-play: up to 8)
+        batch, largest = 2, (8 if top < FRESH_MIN else 64)
         deadline = time.perf_counter() + FRESH_S
         try:
             with CaseSampler(self._source, backend=self._backend, class_name=self._class_name,
