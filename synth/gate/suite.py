@@ -146,14 +146,14 @@ class Suite:
         """Start drawing the consistency check's fresh cases (once; single-turn, native)."""
         from synth.gate.fresh import FreshDraw
 
-        times = [t for level in self.gen_times for t in level]
-        fresh = [built + level[0] for built, level in zip(self.construct_times, self.gen_times,
-                                                          strict=False) if level]
-        if times and (max(times) > self.cfg.gen_max_s or sum(times) / len(times)
-                      > self.cfg.gen_mean_s or max(fresh, default=0.0) > self.cfg.gen_max_s / 2):
-            # the timing check is likely to fail (a fresh case is slow: export draws each case
-            # from a new instance); the consistency check then draws here if it runs at all
-            return
+        cfg = self.cfg
+        for li, times in enumerate(self.gen_times):  # the timing check's budgets, per level
+            built = self.construct_times[li] if li < len(self.construct_times) else 0.0
+            if times and (built + times[0] > cfg.gen_max_s / 2 or max(times) > cfg.gen_max_s
+                          or sum(times) / len(times) > cfg.gen_mean_s):
+                # the timing check is likely to fail (a fresh case is slow: export draws each
+                # case from a new instance); the consistency check then draws if it runs at all
+                return
         if self.fresh is None and not self.intern and "consistency" in self.names:
             self.fresh = FreshDraw(self.source, self.backend, str(self.info.get("class") or ""),
                                    self.rng)
