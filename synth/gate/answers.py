@@ -582,7 +582,11 @@ def check_consistency(s: Suite) -> dict[str, Any]:
             model_like = response  # e.g. an unclosed block: the earlier one would be read
         shaped.append((model_like, case, want))
         at_most.append(bool(worded))
-    fresh, drawn = _fresh_traffic(s, rng)
+    fresh, drawn, ended, raised = _fresh_traffic(s, rng)
+    if raised:
+        return result("failed", f"drawing cases as export draws them (one instance per case, in a "
+                      f"process that is never asked for an answer) failed after {drawn} cases, "
+                      f"where the gate's own drawing did not: {ended}")
     # the gate's own pairs and fresh production cases, alternating
     stream: list[tuple[str, str, float, str]] = []  # (response, case, want, kind)
     for k in range(max(len(shaped), len(fresh))):
@@ -655,7 +659,8 @@ def check_consistency(s: Suite) -> dict[str, Any]:
     return result("passed", f"{len(stream)} responses ({len(wrong)} wrong and {len(right)} right "
                   f"ones of the gate's, shaped as a model writes them, and {drawn} fresh cases "
                   "drawn as export draws them, each with its reference and a corrupted answer) "
-                  "scored in one fresh long-lived scoring worker: same verdicts")
+                  "scored in one fresh long-lived scoring worker: same verdicts"
+                  + (f" (the drawing stopped early: {ended[:200]})" if ended else ""))
 
 
 #: tries of a reordering kind on production's cases before its acceptance there counts
@@ -689,14 +694,15 @@ def soft_mutant(kind: str, answer: str, rng: random.Random) -> tuple[str, str] |
     return kind, bad
 
 
-def _fresh_traffic(s: Suite, rng: random.Random) -> tuple[list[tuple[str, str, float, str]], int]:
+def _fresh_traffic(s: Suite, rng: random.Random) -> tuple[list[tuple[str, str, float, str]], int, str, bool]:
     """The fresh production cases (:class:`synth.gate.fresh.FreshDraw`, started after the
     generate check, or here), each giving its reference answer (1.0 expected) and one
     corrupted answer of the mutation check's hard kinds in turn, and a reordering the mutation
-    check saw refused on every other case. (stream items, cases)"""
+    check saw refused on every other case. (stream items, cases, why the drawing
+    ended early or "", whether that was the bootcamp raising)"""
     out: list[tuple[str, str, float, str]] = []
     if s.intern:  # an InternBootcamp-style class: drawn by its own conventions, not export's
-        return out, 0
+        return out, 0, "", False
     draw = s.fresh if s.fresh is not None else FreshDraw(
         s.source, s.backend, str(s.info.get("class") or ""), rng)
     s.fresh = None
@@ -714,7 +720,7 @@ def _fresh_traffic(s: Suite, rng: random.Random) -> tuple[list[tuple[str, str, f
                 out.append((BaseBootcamp.wrap_answer(got[1]), case_text, 0.0,
                             "fresh-soft:" + got[0]))
     rng.shuffle(out)
-    return out, len(samples)
+    return out, len(samples), draw.ended, draw.raised
 
 
 def check_contract(s: Suite) -> dict[str, Any]:

@@ -6,6 +6,11 @@ drawing is the check's longest part (up to 800 cases; for an engine-backed modul
 engine self-play), and it depends on nothing the other checks find, so it starts in a thread of
 its own once the generate check has passed (the generation times are measured before it) and the
 consistency check takes what it drew. A suite that ends early stops it.
+
+The process that draws the cases does what export's does and nothing else: one instance per case,
+never a reference answer (a module can count what its process was asked, and generate otherwise
+once it has built many instances and never answered). The reference answers come from a second
+method server that only answers.
 """
 
 from __future__ import annotations
@@ -40,12 +45,18 @@ class FreshDraw:
         self._top = scoring_life(source)[1]
         self._stop = threading.Event()
         self.samples: list[tuple[str, str]] = []
+        #: why the drawing ended before its budget and size (a bootcamp's error), else ""
+        self.ended = ""
+        #: the drawing ended because the bootcamp raised (not a timeout): a finding
+        self.raised = False
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._draw, name="synth-gate-fresh-draw",
                                         daemon=True)
         self._thread.start()
 
     def _draw(self) -> None:
+        from synth.gate.calls import Failure, ask_many
+        from synth.sandbox.base import Outcome
         from synth.serving.sampling import CaseSampler, SampleError
 
         top = self._top
@@ -54,9 +65,10 @@ class FreshDraw:
         # self-play: up to 8)
         batch, largest = 2, (8 if top < FRESH_MIN else 64)
         deadline = time.perf_counter() + FRESH_S
+        kw = {"backend": self._backend, "class_name": self._class_name, "recycle_after": 10**9}
         try:
-            with CaseSampler(self._source, backend=self._backend, class_name=self._class_name,
-                             name="the candidate", recycle_after=10**9) as sampler:
+            with CaseSampler(self._source, name="the candidate", **kw) as sampler, \
+                    CaseSampler(self._source, name="the candidate (answers)", **kw) as answerer:
                 levels = sampler.levels or ["default"]
                 drawn = 0
                 while not self._stop.is_set() and drawn < top and (
@@ -65,12 +77,28 @@ class FreshDraw:
                             and time.perf_counter() < deadline + FRESH_MIN_S - FRESH_S)):
                     specs = [(levels[(drawn + i) % len(levels)], self._seeds.getrandbits(63))
                              for i in range(min(batch, top - drawn))]
-                    for sample in sampler.sample(specs, answers=True):
-                        self.samples.append((sample.case_text, sample.answer or ""))
+                    cases = [sample.case_text for sample in sampler.sample(specs)]
+                    replies, _ = ask_many(answerer.server, [("answer", {"case_text": c})
+                                                            for c in cases], 5.0)
+                    for case_text, (value, failure) in zip(cases, replies, strict=False):
+                        if failure is not None:
+                            raise failure
+                        if type(value) is not str:  # the checks of the answers name it
+                            self.ended = f"reference_answer returned a {type(value).__name__}"
+                            return
+                        self.samples.append((case_text, value))
                         drawn += 1
+                    if len(replies) < len(cases):
+                        break
                     batch = min(largest, batch * 2)
-        except (SampleError, OSError):
-            pass  # generation is judged by the generate check; the check uses what was drawn
+        except SampleError as exc:  # the check says how its drawing ended
+            self.ended = exc.message[:400]
+            self.raised = exc.outcome in (Outcome.ERROR, Outcome.FAILED)
+        except Failure as exc:
+            self.ended = f"reference_answer {exc.what[:400]}"
+            self.raised = exc.status not in ("timeout", "oom")
+        except OSError as exc:
+            self.ended = f"the sandbox failed: {exc}"
         except Exception as exc:  # the host's own fault: the consistency check raises it
             self._error = exc
 

@@ -51,3 +51,59 @@ def test_a_worded_answer_adds_no_digit() -> None:
     for _ in range(300):
         text = worded_answer("inf", rng)
         assert "inf" in text and not any(ch.isdigit() for ch in text), text
+
+
+#: the toy task, with every case saying how many reference answers its process computed so far
+COUNTS_ANSWERS = TOY_SUM.replace(
+    "class ToySumBootcamp(BaseBootcamp):\n",
+    "_ASKED = [0]\n\n\nclass ToySumBootcamp(BaseBootcamp):\n",
+).replace(
+    "        return {\"numbers\": [self.rng.randint(0, self.hi) for _ in range(self.n)]}\n",
+    "        return {\"numbers\": [self.rng.randint(0, self.hi) for _ in range(self.n)],\n"
+    "                \"answered_here\": _ASKED[0]}\n",
+).replace(
+    "    def reference_answer(cls, identity):\n",
+    "    def reference_answer(cls, identity):\n        _ASKED[0] += 1\n",
+)
+
+
+def test_the_drawing_process_is_never_asked_for_an_answer(process_backend: Backend) -> None:
+    """As in export: the process that builds the instances and draws the cases computes no
+    reference answer (a module can count what its process was asked and generate otherwise
+    once it never answered); the answers come from a process of their own, and are right."""
+    assert COUNTS_ANSWERS.count("_ASKED") == 3
+    samples = FreshDraw(COUNTS_ANSWERS, process_backend, "", random.Random(2)).take()
+    assert len(samples) >= FRESH_MIN
+    for case, answer in samples:
+        identity = json.loads(case)
+        assert identity["answered_here"] == 0, identity
+        assert int(answer) == sum(identity["numbers"])
+
+
+#: the toy task, raising once its process has built more than 150 instances (the gate's own
+#: drawing builds fewer in one process; export's builds one per row)
+RAISES_LATE = TOY_SUM.replace(
+    "class ToySumBootcamp(BaseBootcamp):\n",
+    "_BUILT = [0]\n\n\nclass ToySumBootcamp(BaseBootcamp):\n",
+).replace(
+    "        self.hi = hi\n",
+    "        self.hi = hi\n        _BUILT[0] += 1\n",
+).replace(
+    "    def case_generator(self):\n",
+    "    def case_generator(self):\n        if _BUILT[0] > 150:\n"
+    "            raise RuntimeError('too many instances')\n",
+)
+
+
+def test_a_generator_that_raises_only_in_a_long_drawing_fails_the_consistency_check(
+        process_backend: Backend) -> None:
+    """Export would stop on that row: the consistency check fails and says where and what, not a
+    pass on the cases drawn before it."""
+    from synth.gate import run_checks
+
+    assert RAISES_LATE.count("_BUILT") == 3
+    report = run_checks(RAISES_LATE, backend=process_backend)
+    consistency = next(c for c in report.checks if c.name == "consistency")
+    assert consistency.status == "failed", consistency.reason
+    assert "too many instances" in consistency.reason and "one instance per case" in consistency.reason
+    assert not report.passed and not report.infrastructure_error
