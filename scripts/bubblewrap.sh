@@ -4,7 +4,9 @@
 # will use. Idempotent. Exit 1 when bwrap is still missing afterwards.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v bwrap >/dev/null; then
+if [ "${SYNTH_BWRAP_FROM_SYSTEM_DEPS:-0}" = 1 ]; then
+    :  # scripts/test.sh: scripts/system_deps.sh installs it at the same time (one apt at a time)
+elif ! command -v bwrap >/dev/null; then
     if [ "$(id -u)" -eq 0 ]; then as_root=(); elif sudo -n true 2>/dev/null; then as_root=(sudo -n); else as_root=(none); fi
     if [ "${as_root[*]-}" = "none" ] || ! command -v apt-get >/dev/null; then
         echo "setup: bubblewrap is not installed and cannot be installed here (not root, no sudo or no apt-get):" \

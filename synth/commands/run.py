@@ -210,6 +210,7 @@ def run_command(
     key_solver: Annotated[str, typer.Option(help="When the judge model writes a solver program that votes on a compiled task's answer key: auto (when the task has no other independent solution) or always (also when it has: solutions from one file can be written to agree).")] = "auto",
     order: Annotated[str | None, typer.Option(help="Which tasks --limit keeps: source (the first ones) or simplest (the shortest example inputs first). Default: source; simplest for the embedded model.")] = None,
     resume: Annotated[str | None, typer.Option(help="Continue the run with this id.")] = None,
+    run_id: Annotated[str | None, typer.Option(help="Name the new run's folder (default: the start time and a random suffix); a long run kept across machines gets a name to resume by.")] = None,
     executor: Annotated[str, typer.Option(help="local: every task in this process; ray: each task's graph as a Ray task on a cluster (the ray extra; the run folder must be on storage every node sees).")] = "local",
     ray_address: Annotated[str | None, typer.Option(help="Ray cluster to join with --executor ray (default: RAY_ADDRESS, else a Ray instance started for the run).")] = None,
 ) -> None:
@@ -226,6 +227,8 @@ def run_command(
 
     if executor not in ("local", "ray"):
         raise fail(f"--executor must be local or ray, not {executor!r}")
+    if run_id and resume:
+        raise fail("--run-id names a new run; --resume continues one (give one of them)")
     if ray_address and executor != "ray":
         raise fail("--ray-address needs --executor ray")
     if executor == "ray":
@@ -298,7 +301,7 @@ def run_command(
                 raise typer.Exit(0) from None
             if not tasks:
                 raise fail(f"source {source!r} gave no tasks")
-            run = Run.create(runs_dir, cfg)
+            run = Run.create(runs_dir, cfg, run_id)
             save_tasks(run, tasks)
             err.print(f"run {run.run_id}: {len(tasks)} task(s) from {source} -> {run.root}")
     except RunError as exc:

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from synth.gate.corpus import run_corpus
+from synth.gate.report import CheckConfig
 from synth.sandbox import get_backend
 
 HERE = Path(__file__).resolve().parent / "inputs"
@@ -74,7 +75,10 @@ def test_independent_corpora_witnesses_and_gate(folder):
     out = subprocess.run([sys.executable, str(folder / "check_witnesses.py")], capture_output=True,
                          text=True, timeout=600, check=False, cwd=str(HERE.parents[2]))
     assert out.returncode == 0, (out.stdout[-2000:], out.stderr[-2000:])
-    results = run_corpus(folder, get_backend("process"), checkers=False, workers=2)
+    # caught or not is what counts here (the main corpus's tests check the reasons): a defective
+    # module's gate stops at its first blocking failure; a clean one runs every check
+    results = run_corpus(folder, get_backend("process"), checkers=False, workers=2,
+                         config=CheckConfig(fail_fast=True))
     defective = [r for r in results if r.kind != "clean"]
     missed = [r.module for r in defective if not r.rejected]
     assert len(defective) >= 10 and len(missed) <= 0.1 * len(defective), missed

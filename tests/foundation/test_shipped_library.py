@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 import os
 import subprocess
@@ -50,10 +52,16 @@ def test_library_ships_enough_bootcamps():
 
 
 def _cases(cls: type[BaseBootcamp], level: str, n: int = CASES, seed: int = 2024) -> list[dict]:
+    if getattr(cls, "ENGINES", ()):  # every test here takes the same few engine cases, drawn once
+        return copy.deepcopy(_engine_cases(cls, level))
     bc = cls.from_level(level, seed=seed)
-    if getattr(cls, "ENGINES", ()):
-        n = min(n, ENGINE_CASES)
     return [bc.case_generator() for _ in range(n)]
+
+
+@functools.cache
+def _engine_cases(cls: type[BaseBootcamp], level: str) -> list[dict]:
+    bc = cls.from_level(level, seed=2024)
+    return [bc.case_generator() for _ in range(ENGINE_CASES)]
 
 
 def test_same_seed_same_cases_across_processes_and_hash_seeds():

