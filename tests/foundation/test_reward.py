@@ -122,52 +122,73 @@ def test_sandboxed_reward_scores_and_bounds_a_hanging_verifier(tmp_path: Path):
     assert_no_leftovers("synth-reward-worker", grace_s=5, before=before)
 
 
-def test_sandboxed_reward_equals_in_process_verify_score_on_the_shipped_library(tmp_path: Path):
-    """Over a few hundred exported rows of the shipped library and several responses per row
-    (the reference answer, another row's answer, a corrupted answer, garbage), the default
-    reward gives exactly what the bootcamp's own verify_score gives in this process."""
+def test_every_shipped_bootcamp_exports_100_rows_that_its_sandboxed_reward_scores_right(tmp_path: Path):
+    """Every shipped bootcamp exported in the sandbox, 100 rows each (80 train, 20 test; the
+    engine-backed ones 10 each: a GNU Go row costs self-play, and tests/engines holds their
+    200-position acceptance). On every row the default (sandboxed) reward gives the reference
+    answer 1.0 and a corrupted answer less (a multi-turn bootcamp's row starts an episode: scored
+    as a whole by tests/multiturn), exactly what the bootcamp's own verify_score gives
+    in this process; on the first rows of each bootcamp also another row's answer, an empty
+    answer and garbage. A second export with the same seed is byte-identical."""
+    import hashlib
+
+    from synth.bootcamp import MultiTurnBootcamp
     from synth.engines import declared_engines
     from synth.library import Library
     from synth.training.export import ExportConfig, export
 
-    # every shipped bootcamp; the engine-backed ones (a GNU Go case costs self-play, where the
-    # others cost milliseconds) with a few rows each
     library = Library()
     names = library.list_bootcamps()
     engines = [n for n in names if declared_engines(library.checked_code(n)[1])]
     assert engines and len(engines) < len(names)
-    for out, kw in (("o", {"per_bootcamp": 40, "test_per_bootcamp": 10,
-                           "bootcamps": [n for n in names if n not in engines]}),
-                    ("e", {"per_bootcamp": 3, "test_per_bootcamp": 1, "bootcamps": engines})):
-        export(ExportConfig(out=tmp_path / out, seed=11, sandbox="process", **kw))
-    rows = [json.loads(line) for out in ("o", "e") for split in ("train", "test")
-            for line in (tmp_path / out / f"{split}.jsonl").read_text().splitlines()]
-    assert len(rows) >= 300
-    assert {r["extra_info"]["bootcamp"] for r in rows} == set(names)
+    plain = [n for n in names if n not in engines]
+
+    def run(out: str) -> dict[str, str]:
+        for sub, kw in (("o", {"per_bootcamp": 80, "test_per_bootcamp": 20, "bootcamps": plain}),
+                        ("e", {"per_bootcamp": 8, "test_per_bootcamp": 2, "bootcamps": engines})):
+            export(ExportConfig(out=tmp_path / out / sub, seed=11, sandbox="process", **kw))
+        return {f"{sub}/{split}": hashlib.sha256(
+                    (tmp_path / out / sub / f"{split}.jsonl").read_bytes()).hexdigest()
+                for sub in ("o", "e") for split in ("train", "test")}
+
+    assert run("first") == run("second")  # same seed, same bytes
+    rows = [json.loads(line) for sub in ("o", "e") for split in ("train", "test")
+            for line in (tmp_path / "first" / sub / f"{split}.jsonl").read_text().splitlines()]
+    per = {n: sum(r["extra_info"]["bootcamp"] == n for r in rows) for n in names}
+    assert all(per[n] == 100 for n in plain) and all(per[n] == 10 for n in engines), per
     trusted = make_compute_score(trust_library_code=True)
     sandboxed = make_compute_score(backend="process", size=2)
     findings_before = sum(reward.FINDINGS.values())
     try:
-        by_source: dict[str, list[str]] = {}
+        seen: dict[str, list[str]] = {}
         checked = 0
-        passed = 0
         for row in rows:
             ds, gt = row["data_source"], row["reward_model"]["ground_truth"]
             cls = trusted.bootcamp(ds)
             ref = cls.reference_answer(json.loads(gt))
-            others = by_source.setdefault(ds, [])
-            responses = [cls.wrap_answer(ref), cls.wrap_answer(ref[::-1]), cls.wrap_answer(ref + "0"),
-                         "", "<answer></answer>", ref]
-            if others:
-                responses.append(cls.wrap_answer(others[-1]))
+            others = seen.setdefault(ds, [])
+            corrupted = next(c for c in (ref + "0", ref[::-1], ref[:-1], "0" + ref) if c != ref)
+            # a multi-turn bootcamp's row is an episode's start (its reward: tests/multiturn);
+            # one response is scored as what it is, and only compared here
+            episode = issubclass(cls, MultiTurnBootcamp)
+            responses: list[tuple[str, float | None]] = [
+                (cls.wrap_answer(ref), None if episode else 1.0), (cls.wrap_answer(corrupted), None)]
+            if len(others) < 10:  # the first rows of each bootcamp: more kinds of answers
+                responses += [(r, None) for r in ("", "<answer></answer>", ref,
+                                                  cls.wrap_answer(ref[::-1]))]
+                if others:
+                    responses.append((cls.wrap_answer(others[-1]), None))
             others.append(ref)
-            for response in responses:
+            for k, (response, want) in enumerate(responses):
                 expected = cls.verify_score(response, json.loads(gt))
                 got = sandboxed(ds, response, gt, row["extra_info"])
                 assert got == expected and type(got) is float, (ds, response, gt)
+                if want is not None:
+                    assert got == want, (ds, response, gt)
+                if k == 1 and not episode:  # the corrupted answer scores less than the reference
+                    assert got < 1.0, (ds, response, gt)
                 checked += 1
-                passed += got == 1.0
-        assert checked >= 2000 and passed >= len(rows)  # every reference scores 1.0
+        assert checked >= 2 * len(rows)
         assert sum(reward.FINDINGS.values()) == findings_before
     finally:
         sandboxed.close()
