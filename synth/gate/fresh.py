@@ -7,10 +7,10 @@ engine self-play), and it depends on nothing the other checks find, so it starts
 its own once the generate check has passed (the generation times are measured before it) and the
 consistency check takes what it drew. A suite that ends early stops it.
 
-The process that draws the cases does what export's does and nothing else: one instance per case,
-never a reference answer (a module can count what its process was asked, and generate otherwise
-once it has built many instances and never answered). The reference answers come from a second
-method server that only answers.
+The process that draws the cases does what export's does and nothing else while it draws: one
+instance per case, no reference answer (a module can count what its process was asked, and
+generate otherwise once it has built many instances and never answered). The reference answers
+are asked for once every case is drawn.
 """
 
 from __future__ import annotations
@@ -67,30 +67,34 @@ class FreshDraw:
         deadline = time.perf_counter() + FRESH_S
         kw = {"backend": self._backend, "class_name": self._class_name, "recycle_after": 10**9}
         try:
-            with CaseSampler(self._source, name="the candidate", **kw) as sampler, \
-                    CaseSampler(self._source, name="the candidate (answers)", **kw) as answerer:
+            with CaseSampler(self._source, name="the candidate", **kw) as sampler:
                 levels = sampler.levels or ["default"]
-                drawn = 0
-                while not self._stop.is_set() and drawn < top and (
+                cases: list[str] = []
+                while not self._stop.is_set() and len(cases) < top and (
                         time.perf_counter() < deadline or (
-                            drawn < least
+                            len(cases) < least
                             and time.perf_counter() < deadline + FRESH_MIN_S - FRESH_S)):
-                    specs = [(levels[(drawn + i) % len(levels)], self._seeds.getrandbits(63))
-                             for i in range(min(batch, top - drawn))]
-                    cases = [sample.case_text for sample in sampler.sample(specs)]
-                    replies, _ = ask_many(answerer.server, [("answer", {"case_text": c})
-                                                            for c in cases], 5.0)
-                    for case_text, (value, failure) in zip(cases, replies, strict=False):
+                    specs = [(levels[(len(cases) + i) % len(levels)], self._seeds.getrandbits(63))
+                             for i in range(min(batch, top - len(cases)))]
+                    cases += [sample.case_text for sample in sampler.sample(specs)]
+                    batch = min(largest, batch * 2)
+                # every case drawn, then their answers (the same process: it cannot know, while
+                # it draws, that it will be asked)
+                for start in range(0, len(cases), 64):
+                    if self._stop.is_set():
+                        return
+                    chunk = cases[start:start + 64]
+                    replies, _ = ask_many(sampler.server, [("answer", {"case_text": c})
+                                                           for c in chunk], 5.0)
+                    for case_text, (value, failure) in zip(chunk, replies, strict=False):
                         if failure is not None:
                             raise failure
                         if type(value) is not str:  # the checks of the answers name it
                             self.ended = f"reference_answer returned a {type(value).__name__}"
                             return
                         self.samples.append((case_text, value))
-                        drawn += 1
-                    if len(replies) < len(cases):
+                    if len(replies) < len(chunk):
                         break
-                    batch = min(largest, batch * 2)
         except SampleError as exc:  # the check says how its drawing ended
             self.ended = exc.message[:400]
             self.raised = exc.outcome in (Outcome.ERROR, Outcome.FAILED)
