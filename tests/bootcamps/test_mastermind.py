@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
+import multiprocessing
+import os
 import random
 import sys
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -152,10 +155,51 @@ def test_single_turn_view_is_the_first_step() -> None:
     assert Bootcamp.verify_score(Bootcamp.wrap_answer("garbage"), identity) == 0.0
 
 
+#: A node of the reference policy's game tree: (the state before a guess, the secrets still
+#: possible there, the number of that guess).
+Node = tuple[dict[str, Any], list[list[int]], int]
+
+
+def _expand(node: Node) -> tuple[Counter[int], list[Node]]:
+    """One node: the policy's guess splits the secrets still possible by their feedback
+    (computed by the independent count); (the secrets found by this guess, by its number;
+    the child nodes, their states stepped with the bootcamp's own step)."""
+    state, secrets, depth = node
+    guess_text = Bootcamp.reference_policy(state)
+    guess = [int(ch) for ch in guess_text.split()]
+    groups: dict[tuple[int, int], list[list[int]]] = {}
+    for secret in secrets:
+        groups.setdefault(_independent_feedback(secret, guess), []).append(secret)
+    found: Counter[int] = Counter()
+    children: list[Node] = []
+    for told, group in groups.items():
+        if told == (state["length"], 0):
+            found[depth] += len(group)
+            continue
+        child = Bootcamp.step(dict(state, secret=group[0]), guess_text)["state"]
+        assert child["history"][-1][1:] == list(told)
+        children.append((child, group, depth + 1))
+    return found, children
+
+
+def _subtree(node: Node) -> Counter[int]:
+    """How many secrets under ``node`` the policy finds at each guess number."""
+    depths: Counter[int] = Counter()
+    todo = [node]
+    while todo:
+        found, children = _expand(todo.pop())
+        depths += found
+        todo += children
+    return depths
+
+
 def _worst_case(length: int, colours: int) -> tuple[int, Counter[int]]:
     """The reference policy's game tree over EVERY secret of one size, explored with the
     bootcamp's own step and reference_policy: at each node the policy's guess splits the
-    secrets still possible by their feedback (computed by the independent count)."""
+    secrets still possible by their feedback (computed by the independent count). The tree's
+    top nodes are expanded here until there are 32 subtrees, which two forked processes then
+    explore, the largest first (the policy's scans cost all of the time: 6**5 nodes at the
+    hard level, one per secret)."""
     par = mastermind.REFERENCE_WORST_CASE[(length, colours)]
     everything = [list(c) for c in itertools.product(range(1, colours + 1), repeat=length)]
     identity = {"game": "00000000", "length": length, "colours": colours,
@@ -163,21 +207,19 @@ def _worst_case(length: int, colours: int) -> tuple[int, Counter[int]]:
                 "par": par, "secret": everything[0]}
     _, root = Bootcamp.reset(identity)
     depths: Counter[int] = Counter()
-    todo = [(root, everything, 1)]
-    while todo:
-        state, secrets, depth = todo.pop()
-        guess_text = Bootcamp.reference_policy(state)
-        guess = [int(ch) for ch in guess_text.split()]
-        groups: dict[tuple[int, int], list[list[int]]] = {}
-        for secret in secrets:
-            groups.setdefault(_independent_feedback(secret, guess), []).append(secret)
-        for told, group in groups.items():
-            if told == (length, 0):
-                depths[depth] += len(group)
-                continue
-            child = Bootcamp.step(dict(state, secret=group[0]), guess_text)["state"]
-            assert child["history"][-1][1:] == list(told)
-            todo.append((child, group, depth + 1))
+    frontier: list[Node] = [(root, everything, 1)]
+    while frontier and len(frontier) < 32:
+        frontier.sort(key=lambda node: len(node[1]))
+        found, children = _expand(frontier.pop())
+        depths += found
+        frontier += children
+    frontier.sort(key=lambda node: -len(node[1]))
+    # each worker leads a session of its own: where the kernel shares the CPU between sessions
+    # (autogroup scheduling), two workers in the test's session would share one part of it
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork"),
+                             initializer=os.setsid) as pool:
+        for found in pool.map(_subtree, frontier):
+            depths += found
     return max(depths), depths
 
 

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
+import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +27,10 @@ from synth.gate.run import run_checks
 from synth.sandbox import methods
 from synth.workflow.nodes import engines_of
 
-GO_MOVE = Path(__file__).resolve().parents[2] / "generated_bootcamps/handwritten/go_move.py"
+REPO = Path(__file__).resolve().parents[2]
+GO_MOVE = REPO / "generated_bootcamps/handwritten/go_move.py"
+GO_GAME = GO_MOVE.with_name("go_game.py")
+GNUGO = "/usr/games/gnugo"
 
 app = typer.Typer()
 app.command("check")(check_command)
@@ -94,33 +101,75 @@ def test_synth_check_says_cannot_judge_and_exits_3(no_gnugo_in_the_sandbox: None
     assert "cannot judge: needs gnugo" in load["reason"]
 
 
-@pytest.mark.slow
-def test_synth_check_passes_with_the_engine_and_records_its_version() -> None:
-    before = pids_with("/usr/games/gnugo")
+@dataclass(frozen=True)
+class Checked:
+    """What `synth check FILE --sandbox bwrap --json` did: its exit code, its standard output
+    (the report) and error, its seconds, and the GNU Go processes left once every check of
+    the fixture below had ended ("" when none)."""
+
+    exit_code: int
+    output: str
+    errors: str
+    elapsed: float
+    leftovers: str = ""
+
+
+#: the shipped engine modules checked at full size, by the test that reads the report
+SHIPPED = {"test_synth_check_passes_with_the_engine_and_records_its_version": GO_MOVE,
+           "test_synth_check_passes_on_the_go_game_with_the_engine": GO_GAME}
+
+
+def _synth_check(path: Path) -> Checked:
     start = time.monotonic()
-    res = _invoke(str(GO_MOVE), "--sandbox", "bwrap", "--json")
-    elapsed = time.monotonic() - start
-    assert res.exit_code == 0, res.output
-    report, _ = json.JSONDecoder().raw_decode(res.output)
+    done = subprocess.run([sys.executable, "-m", "synth.cli", "check", str(path), "--sandbox",
+                           "bwrap", "--json"], cwd=REPO, capture_output=True, text=True,
+                          timeout=540)
+    return Checked(done.returncode, done.stdout, done.stderr, time.monotonic() - start)
+
+
+@pytest.fixture(scope="module")
+def shipped_checks(request: pytest.FixtureRequest) -> dict[str, Checked]:
+    """`synth check` on each shipped module whose test is selected, at full size, by file
+    name: the two at the same time, as the machine has two cores and each check's work is
+    mostly one chain of processes at a time (its sandbox, the engine broker, GNU Go). Then no
+    GNU Go may be left running."""
+    selected = {item.name for item in request.session.items}
+    paths = [path for test, path in SHIPPED.items() if test in selected]
+    before = pids_with(GNUGO)
+    with ThreadPoolExecutor(max(1, len(paths))) as pool:
+        checked = list(pool.map(_synth_check, paths))
+    try:
+        assert_no_leftovers(GNUGO, before=before)
+        leftovers = ""
+    except AssertionError as exc:
+        leftovers = str(exc)
+    return {path.name: Checked(c.exit_code, c.output, c.errors, c.elapsed, leftovers)
+            for path, c in zip(paths, checked, strict=True)}
+
+
+@pytest.mark.slow
+def test_synth_check_passes_with_the_engine_and_records_its_version(
+        shipped_checks: dict[str, Checked]) -> None:
+    checked = shipped_checks["go_move.py"]
+    assert checked.exit_code == 0, checked.output + checked.errors
+    report, _ = json.JSONDecoder().raw_decode(checked.output)
     assert report["passed"] is True
     load = next(c for c in report["checks"] if c["name"] == "load")
     assert load["artifacts"]["engines"].startswith("gnugo: GNU Go 3.")
     # what a workflow commit records from this report: the engine's name and version
     recorded = engines_of(CheckReport.model_validate(report))
     assert list(recorded) == ["gnugo"] and recorded["gnugo"].startswith("GNU Go 3.")
-    print(f"\nsynth check go_move.py (bwrap): passed in {elapsed:.0f}s")
-    assert_no_leftovers("/usr/games/gnugo", before=before)
+    print(f"\nsynth check go_move.py (bwrap): passed in {checked.elapsed:.0f}s")
+    assert not checked.leftovers, checked.leftovers
 
 
-def test_synth_check_passes_on_the_go_game_with_the_engine() -> None:
+def test_synth_check_passes_on_the_go_game_with_the_engine(
+        shipped_checks: dict[str, Checked]) -> None:
     """The multi-turn Go bootcamp: every episode check passes against the real engine (the
     engine-free multi-turn one, Mastermind, is checked in tests/multiturn/test_defects.py)."""
-    before = pids_with("/usr/games/gnugo")
-    start = time.monotonic()
-    res = _invoke(str(GO_MOVE.with_name("go_game.py")), "--sandbox", "bwrap", "--json")
-    elapsed = time.monotonic() - start
-    assert res.exit_code == 0, res.output[-3000:]
-    report, _ = json.JSONDecoder().raw_decode(res.output)
+    checked = shipped_checks["go_game.py"]
+    assert checked.exit_code == 0, checked.output[-3000:] + checked.errors[-3000:]
+    report, _ = json.JSONDecoder().raw_decode(checked.output)
     assert report["passed"] is True
     names = [c["name"] for c in report["checks"]]
     assert "reference_policy" in names and "episode_determinism" in names
@@ -128,8 +177,8 @@ def test_synth_check_passes_on_the_go_game_with_the_engine() -> None:
     load = next(c for c in report["checks"] if c["name"] == "load")
     assert load["artifacts"]["engines"].startswith("gnugo: GNU Go 3.")
     assert list(engines_of(CheckReport.model_validate(report))) == ["gnugo"]
-    print(f"\nsynth check go_game.py (bwrap): passed in {elapsed:.0f}s")
-    assert_no_leftovers("/usr/games/gnugo", before=before)
+    print(f"\nsynth check go_game.py (bwrap): passed in {checked.elapsed:.0f}s")
+    assert not checked.leftovers, checked.leftovers
 
 
 def _reseeded_go_game(source: str, *, smaller: bool = True) -> str:
@@ -137,7 +186,7 @@ def _reseeded_go_game(source: str, *, smaller: bool = True) -> str:
     reseeded from the clock before each of its moves (``clock``), or its level is set from a
     string's hash, which another PYTHONHASHSEED changes (``hash``): the same episode can go
     differently."""
-    code = GO_MOVE.with_name("go_game.py").read_text()
+    code = GO_GAME.read_text()
     old = "    gtp.new_game(SIZE, state[\"komi\"], moves, level=OPPONENT_LEVEL)\n"
     assert old in code
     setting = {"clock": "set_random_seed {time.time_ns() % 99991 + 1}",
@@ -170,7 +219,7 @@ def _smaller_go_move(code: str) -> str:
 
 @pytest.mark.parametrize("source", ["clock", "hash"])
 def test_an_engine_with_unfixed_settings_is_rejected(tmp_path: Path, source: str) -> None:
-    before = pids_with("/usr/games/gnugo")
+    before = pids_with(GNUGO)
     path = tmp_path / f"go_game_{source}_seed.py"
     path.write_text(_reseeded_go_game(source))
     code, report = _report(path)
@@ -178,14 +227,20 @@ def test_an_engine_with_unfixed_settings_is_rejected(tmp_path: Path, source: str
     failing = {c["name"] for c in report["checks"] if c["status"] != "passed"}
     # caught by replaying episodes (not only by the static rule against the clock)
     assert failing & {"determinism", "episode_determinism", "state_purity"}, sorted(failing)
-    assert_no_leftovers("/usr/games/gnugo", before=before)
+    assert_no_leftovers(GNUGO, before=before)
 
 
 #: the gate for the planted defects: every check up to the first that rejects (fail_fast), on
-#: fewer cases and episodes than the default (a GNU Go case costs self-play). What catches these defects -- the determinism cases
-#: replayed in a second process, the reference episodes replayed with the engine's command log
-#: -- keeps its default size; `synth check` itself runs at full size on the shipped modules above
-SMALL = CheckConfig(cases_per_level=8, min_cases=8, mutation_cases=10, oracle_cases=20,
+#: fewer cases and episodes than the default (a GNU Go case costs self-play): 4 cases per level,
+#: the least the gate allows (generating them is most of these tests' time). The second process
+#: still regenerates the default determinism_cases (6) of each level; the first 4 are compared
+#: with the first process's, case by case, then by the engine commands each sent. That rejects
+#: each planted defect below, with 8 cases per level as with 4 (measured: the hash settings at
+#: case 0 or 3 of the first level, the same each run as the hash seeds are fixed; a seed from
+#: the clock makes every case's commands differ). The reference episodes replayed with the
+#: engine's command log keep their default number; `synth check` itself runs at full size on
+#: the shipped modules above
+SMALL = CheckConfig(cases_per_level=4, min_cases=4, mutation_cases=10, oracle_cases=20,
                     purity_cases=4, consistency_samples=20, differential_cases=40,
                     episode_cases=4, policy_cases=2, fail_fast=True)
 EXIT = {"accepted": 0, "rejected": 1, "cannot_judge": 3}
@@ -195,9 +250,14 @@ def _report(path: Path, config: CheckConfig = SMALL) -> tuple[int, dict[str, Any
     """(the exit code `synth check` gives this verdict, the report as `--json` prints it)."""
     report = run_checks(path.read_text(encoding="utf-8"), backend="bwrap", config=config,
                         name=path.stem)
-    assert SMALL.determinism_cases == CheckConfig().determinism_cases
-    assert SMALL.engine_log_episodes == CheckConfig().engine_log_episodes
+    assert config.determinism_cases == CheckConfig().determinism_cases
+    assert config.engine_log_episodes == CheckConfig().engine_log_episodes
     return EXIT.get(report.verdict, 2), report.model_dump(mode="json")
+
+
+#: the gate for the engine seeded from a hash (below)
+HASH_SEED = CheckConfig(cases_per_level=4, min_cases=4, episode_cases=4, policy_cases=1,
+                        replay_steps=20)
 
 
 def test_an_engine_seeded_from_a_hash_is_rejected_though_its_moves_agree(tmp_path: Path) -> None:
@@ -205,12 +265,17 @@ def test_an_engine_seeded_from_a_hash_is_rejected_though_its_moves_agree(tmp_pat
     plays the same moves whatever the seed on these positions, so the episodes replay alike --
     but the engine was told another seed in another process, which the broker's command log
     shows."""
-    before = pids_with("/usr/games/gnugo")
+    before = pids_with(GNUGO)
     path = tmp_path / "go_game_hash_seed.py"
     path.write_text(_reseeded_go_game("hash seed", smaller=False))  # 9x9: the moves agree
-    # the default sizes: with fewer reference episodes, the positions replayed can include one
-    # where the seed changes GNU Go's move (nondeterministic_episode; seen in a full run)
-    code, report = _report(path, CheckConfig())
+    # The whole report (no fail_fast: the determinism check rejects first, the cases'
+    # generation having sent the seed too), on the first 4 cases and reference episodes of each
+    # level instead of the default 8: a level's cases are one seeded stream, so these episodes
+    # are among those the default sizes replay, all alike in the second process (the
+    # positions replayed must be ones where the seed does not change GNU Go's move, else the
+    # finding is nondeterministic_episode); the degenerate policies and the shuffled replay,
+    # which touch no reference episode, are smaller too
+    code, report = _report(path, HASH_SEED)
     assert code == 1
     check = next(c for c in report["checks"] if c["name"] == "episode_determinism")
     assert check["status"] == "failed" and check["finding"] == "nondeterministic_engine_settings"
@@ -219,7 +284,7 @@ def test_an_engine_seeded_from_a_hash_is_rejected_though_its_moves_agree(tmp_pat
     assert shown["second_process"].startswith("gnugo: set_random_seed ")
     assert shown["first_process"] != shown["second_process"]
     assert {"state", "method"} <= set(shown)
-    assert_no_leftovers("/usr/games/gnugo", before=before)
+    assert_no_leftovers(GNUGO, before=before)
 
 
 @pytest.mark.parametrize("where", ["self-play seed", "level after the analysis"])

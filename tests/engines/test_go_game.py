@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import multiprocessing
+import os
 import random
 import statistics
 import subprocess
 import sys
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -58,13 +61,28 @@ def _episode(case: dict[str, Any], policy: Policy) -> tuple[float, list[dict[str
     return results[-1]["reward"], results
 
 
+def _pool() -> ProcessPoolExecutor:
+    """Two worker processes, forked: each starts its own engine broker at its first engine
+    call, which ends when the worker does. Each leads a session of its own, as a sandboxed
+    method server does: where the kernel shares the CPU between sessions (autogroup
+    scheduling), workers in the test's session would share one session's part of it."""
+    return ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork"),
+                               initializer=os.setsid)
+
+
+def _level_cases(index: int) -> list[dict[str, Any]]:
+    camp = Bootcamp.from_level(list(Bootcamp.LEVELS)[index], seed=300 + index)
+    return [camp.case_generator() for _ in range(5)]
+
+
 @pytest.fixture(scope="module")
 def cases() -> list[dict[str, Any]]:
-    out = []
-    for i, level in enumerate(Bootcamp.LEVELS):
-        camp = Bootcamp.from_level(level, seed=300 + i)
-        out += [camp.case_generator() for _ in range(5)]
-    return out
+    """5 cases of each level, level by level; the levels drawn in two processes, the hardest
+    (the longest reference lines) first."""
+    order = list(range(len(Bootcamp.LEVELS)))[::-1]
+    with _pool() as pool:
+        drawn = dict(zip(order, pool.map(_level_cases, order), strict=True))
+    return [case for index in sorted(drawn) for case in drawn[index]]
 
 
 def _random_policy(seed: int) -> Policy:
@@ -78,16 +96,26 @@ def _random_policy(seed: int) -> Policy:
     return policy
 
 
+def _reference_episode(case: dict[str, Any]) -> tuple[float, list[dict[str, Any]]]:
+    return _episode(case, Bootcamp.reference_policy)
+
+
+def _random_episode(item: tuple[int, dict[str, Any]]) -> float:
+    return _episode(item[1], _random_policy(item[0]))[0]
+
+
 def test_the_reference_policy_reaches_one(cases: list[dict[str, Any]]) -> None:
-    for case in cases:
-        reward, results = _episode(case, Bootcamp.reference_policy)
+    with _pool() as pool:  # the episodes, two at a time
+        played = list(pool.map(_reference_episode, cases))
+    for case, (reward, results) in zip(cases, played, strict=True):
         assert reward == 1.0
         assert len(results) == case["turns"]
         assert all(r["reward"] == 1.0 for r in results)
 
 
 def test_random_constant_and_illegal_policies_score_low(cases: list[dict[str, Any]]) -> None:
-    random_rewards = [_episode(c, _random_policy(i))[0] for i, c in enumerate(cases)]
+    with _pool() as pool:  # the episodes, two at a time
+        random_rewards = list(pool.map(_random_episode, enumerate(cases)))
     print(f"\nrandom legal moves: mean reward {statistics.mean(random_rewards):.3f} over "
           f"{len(cases)} episodes ({random_rewards})")
     assert statistics.mean(random_rewards) < 0.5

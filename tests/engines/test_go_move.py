@@ -6,11 +6,14 @@ and sandboxed scores equal to in-process ones."""
 from __future__ import annotations
 
 import importlib.util
+import multiprocessing
+import os
 import random
 import statistics
 import subprocess
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -26,6 +29,13 @@ MODULE_PATH = Path(__file__).resolve().parents[2] / "generated_bootcamps/handwri
 #: The 200 positions of the acceptance criterion, by level (fewer of the costly 13x13 middle
 #: games, whose self-play takes the longest).
 POSITIONS = {"easy": 60, "medium": 60, "hard": 45, "expert": 35}
+#: Positions drawn by one bootcamp instance (its own seed): a level's positions come in chunks
+#: that the two engine processes share out, so the costly 13x13 middle games (some 60 % of
+#: the self-play time) do not all fall on one process.
+CHUNK = 5
+#: The processes that draw and score the positions: GNU Go's self-play and analysis use one
+#: core each, and the machine has two.
+WORKERS = 2
 
 
 def _load() -> ModuleType:
@@ -92,43 +102,57 @@ def _score(answer: str, case: dict[str, Any]) -> float:
     return float(Bootcamp.verify_score(Bootcamp.wrap_answer(answer), case))
 
 
-def _level_positions(index: int) -> list[dict[str, Any]]:
-    level, count = list(POSITIONS.items())[index]
-    camp = Bootcamp.from_level(level, seed=1000 + index)
+def _pool() -> ProcessPoolExecutor:
+    """Worker processes, forked: each starts its own engine broker at its first engine call
+    (and its own GNU Go per position), which ends when the worker does. Each worker leads a
+    session of its own, as a sandboxed method server does: where the kernel shares the CPU
+    between sessions (autogroup scheduling), workers in the test's session would share one
+    session's part of it and could not use both cores while another session is busy."""
+    return ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("fork"),
+                               initializer=os.setsid)
+
+
+def _chunk_positions(chunk: tuple[str, int, int]) -> list[dict[str, Any]]:
+    level, seed, count = chunk
+    camp = Bootcamp.from_level(level, seed=seed)
     return [camp.case_generator() for _ in range(count)]
 
 
 @pytest.fixture(scope="module")
 def positions() -> list[dict[str, Any]]:
-    """The 200 positions, each level's drawn in a process of its own, two at a time (GNU Go's
-    self-play uses one core; each level's cases depend only on its seed)."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
+    """The 200 positions, level by level, each level's drawn in chunks of CHUNK by instances
+    of their own seeds (a chunk's cases depend only on its seed), in WORKERS processes; the
+    13x13 middle games' chunks are handed out first, so the processes finish together."""
+    chunks = [(level, 1000 + 100 * index + k, min(CHUNK, count - start))
+              for index, (level, count) in enumerate(POSITIONS.items())
+              for k, start in enumerate(range(0, count, CHUNK))]
     start = time.monotonic()
-    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
-        levels = list(pool.map(_level_positions, range(len(POSITIONS))))
-    out = [case for cases in levels for case in cases]
-    print(f"\n200 positions generated in {time.monotonic() - start:.1f}s")
+    with _pool() as pool:
+        drawn = dict(zip(chunks[::-1], pool.map(_chunk_positions, chunks[::-1]), strict=True))
+    out = [case for chunk in chunks for case in drawn[chunk]]
+    print(f"\n{len(out)} positions generated in {time.monotonic() - start:.1f}s")
     return out
+
+
+def _judged(item: tuple[int, dict[str, Any]]) -> tuple[float, float]:
+    """(the bootcamp's score of GNU Go's own move, its score of a random legal move -- drawn
+    from a generator seeded by the position's index) on one position."""
+    index, case = item
+    best, legal = _engine_view(case)
+    return _score(best, case), _score(random.Random(7_000 + index).choice(legal), case)
 
 
 def test_acceptance_best_move_scores_one_and_random_moves_score_low(
         positions: list[dict[str, Any]]) -> None:
     start = time.monotonic()
-    rng = random.Random(7)
-    best_scores, random_scores = [], []
+    items = list(enumerate(positions))[::-1]  # the costly 13x13 positions first
+    with _pool() as pool:  # each view and each score is a GNU Go process of its own
+        judged = dict(zip((i for i, _ in items), pool.map(_judged, items), strict=True))
+    best_scores = [judged[i][0] for i in range(len(positions))]
+    random_scores = [judged[i][1] for i in range(len(positions))]
     per_level: dict[str, list[float]] = {}
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(2) as pool:  # each view is a GNU Go process of its own
-        views = list(pool.map(_engine_view, positions))
-    for case, (best, legal) in zip(positions, views, strict=True):
-        best_scores.append(_score(best, case))
-        move = rng.choice(legal)
-        random_scores.append(_score(move, case))
-        per_level.setdefault(f"{case['size']}x{case['size']}_{case['phase']}", []).append(
-            random_scores[-1])
+    for case, score in zip(positions, random_scores, strict=True):
+        per_level.setdefault(f"{case['size']}x{case['size']}_{case['phase']}", []).append(score)
     ones = sum(1 for s in best_scores if s == 1.0) / len(best_scores)
     random_mean = statistics.mean(random_scores)
     print(f"\nbest move scores 1.0 on {ones:.1%} of {len(best_scores)} positions; a random legal "
