@@ -398,3 +398,16 @@ def local_server(timeout_s: float = 1800.0) -> str:
         missing_extra("local", "LOCAL MODEL NOT INSTALLED: scripts/setup.sh builds llama-server and installs the models")
     assert server is not None
     return server
+
+
+def worker_pool(workers: int = 2) -> Any:
+    """Forked worker processes for a test's own CPU-bound work (engine positions, a game tree).
+    Each leads a session of its own, as a sandboxed method server does: where the kernel shares
+    the CPU between sessions (autogroup scheduling), workers in the test's session would share
+    one session's part of it. A worker that calls an engine starts its own broker, which ends
+    with the worker."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
+                               initializer=os.setsid)

@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
-import multiprocessing
-import os
 import random
 import sys
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+from helpers import worker_pool
 
 from synth.gate import MULTI_TURN_CHECK_NAMES, run_checks_file
 from synth.sandbox import get_backend
@@ -214,10 +212,7 @@ def _worst_case(length: int, colours: int) -> tuple[int, Counter[int]]:
         depths += found
         frontier += children
     frontier.sort(key=lambda node: -len(node[1]))
-    # each worker leads a session of its own: where the kernel shares the CPU between sessions
-    # (autogroup scheduling), two workers in the test's session would share one part of it
-    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork"),
-                             initializer=os.setsid) as pool:
+    with worker_pool(2) as pool:
         for found in pool.map(_subtree, frontier):
             depths += found
     return max(depths), depths

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import multiprocessing
-import os
 import random
 import statistics
 import subprocess
@@ -20,6 +18,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from helpers import worker_pool
 
 from synth.engines import engine
 
@@ -62,12 +61,7 @@ def _episode(case: dict[str, Any], policy: Policy) -> tuple[float, list[dict[str
 
 
 def _pool() -> ProcessPoolExecutor:
-    """Two worker processes, forked: each starts its own engine broker at its first engine
-    call, which ends when the worker does. Each leads a session of its own, as a sandboxed
-    method server does: where the kernel shares the CPU between sessions (autogroup
-    scheduling), workers in the test's session would share one session's part of it."""
-    return ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork"),
-                               initializer=os.setsid)
+    return worker_pool(2)
 
 
 def _level_cases(index: int) -> list[dict[str, Any]]:

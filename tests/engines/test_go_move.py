@@ -6,8 +6,6 @@ and sandboxed scores equal to in-process ones."""
 from __future__ import annotations
 
 import importlib.util
-import multiprocessing
-import os
 import random
 import statistics
 import subprocess
@@ -19,7 +17,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from helpers import cases_in_subprocess
+from helpers import cases_in_subprocess, worker_pool
 
 from synth import engines
 from synth.engines import EngineError
@@ -103,13 +101,7 @@ def _score(answer: str, case: dict[str, Any]) -> float:
 
 
 def _pool() -> ProcessPoolExecutor:
-    """Worker processes, forked: each starts its own engine broker at its first engine call
-    (and its own GNU Go per position), which ends when the worker does. Each worker leads a
-    session of its own, as a sandboxed method server does: where the kernel shares the CPU
-    between sessions (autogroup scheduling), workers in the test's session would share one
-    session's part of it and could not use both cores while another session is busy."""
-    return ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("fork"),
-                               initializer=os.setsid)
+    return worker_pool(WORKERS)
 
 
 def _chunk_positions(chunk: tuple[str, int, int]) -> list[dict[str, Any]]:
