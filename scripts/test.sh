@@ -35,7 +35,7 @@ wait_build() {
 
 t=$SECONDS
 if [ -f scripts/system_deps.sh ]; then
-    SYNTH_NO_PROBE=1 bash scripts/system_deps.sh >"$logs/system_deps.log" 2>&1 &
+    SYNTH_NO_PROBE=1 SYNTH_SYSTEM_ONLY=1 bash scripts/system_deps.sh >"$logs/system_deps.log" 2>&1 &
     sys_pid=$!
     export SYNTH_BWRAP_FROM_SYSTEM_DEPS=1  # setup leaves bubblewrap to it: one apt at a time
 fi
