@@ -51,6 +51,9 @@ STRESS_CASES = 3
 STRESS_TIMEOUT_S = 20.0
 #: seconds one STRESS case may take to generate, and to render
 STRESS_CALL_S = 10.0
+#: the largest STRESS input taken (2*10^5 values up to 10^9 is about 2.2 MB; a reply of the
+#: sandboxed server is at most 4 MB)
+STRESS_MAX_CHARS = 3_500_000
 
 
 @lru_cache(maxsize=64)
@@ -110,8 +113,8 @@ def _check_stress(s: Suite, checker: InputChecker | None,
     stdins: list[str] = []
     for k in range(STRESS_CASES):
         try:
-            case, _ = s.cand.generate(handle, s.limit(STRESS_CALL_S))
-            stdin, _ = s.cand.stdin(case, s.limit(STRESS_CALL_S))
+            case, _ = s.cand.generate(handle, s.limit(STRESS_CALL_S), cap=STRESS_MAX_CHARS)
+            stdin, _ = s.cand.stdin(case, s.limit(STRESS_CALL_S), cap=STRESS_MAX_CHARS)
         except Failure as f:
             return failure_result(f, f"STRESS case {k}:")
         stdins.append(stdin)

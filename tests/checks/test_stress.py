@@ -7,11 +7,14 @@ m <= 10^10; the hard level asks 6 queries up to 10^12 and 10^6)."""
 
 from __future__ import annotations
 
+import importlib.util
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
+from synth.compiled import assemble, task_text
 from synth.gate import CheckConfig, run_checks
 from synth.sandbox.base import Backend
 
@@ -73,3 +76,51 @@ def test_no_stress_level_is_not_asked_for(process_backend: Backend) -> None:
     passed, inputs = _inputs(_with_stress(None), process_backend)
     assert passed, inputs
     assert "STRESS" not in inputs.artifacts["checked"]  # type: ignore[attr-defined]
+
+
+STACKS_MODEL = '''"""Stack Leveling (bundled record 1): n stacks of heights h_i, the fewest moves to level them."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from synth.bootcamp import CompiledBootcamp
+
+
+class StackLevelingBootcamp(CompiledBootcamp):
+    LEVELS: ClassVar[dict[str, dict[str, Any]]] = {
+        "easy": {"n": 4, "top": 9}, "medium": {"n": 8, "top": 100}, "hard": {"n": 12, "top": 10**9},
+    }
+    STRESS: ClassVar[dict[str, Any]] = {"n": 200000, "top": 10**9}
+
+    def __init__(self, seed: int | None = None, n: int = 4, top: int = 9) -> None:
+        super().__init__(seed=seed)
+        self.n, self.top = n, top
+
+    def case_generator(self) -> dict[str, Any]:
+        rng = self.rng
+        n = self.n if self.n > 100 else rng.randint(1, self.n)
+        return {"h": [rng.randint(0, self.top) for _ in range(n)]}
+
+    @staticmethod
+    def render_stdin(identity: dict[str, Any]) -> str:
+        return f"{len(identity['h'])}\\n{' '.join(map(str, identity['h']))}\\n"
+'''
+
+
+def test_a_stress_input_at_a_real_statements_limits_is_read_whole(process_backend: Backend) -> None:
+    """2*10^5 heights up to 10^9 (about 2 MB of stdin): larger than any prompt, and still read
+    and judged by the statement's checker, the input reply and the reference run."""
+    spec = importlib.util.spec_from_file_location("stress_fixtures", FIXTURE.parent / "assemble_all.py")
+    assert spec is not None and spec.loader is not None
+    fixtures = importlib.util.module_from_spec(spec)
+    sys.modules["stress_fixtures"] = fixtures
+    spec.loader.exec_module(fixtures)
+    code = assemble(STACKS_MODEL, fixtures.sample_reference(1), task_text(fixtures.sample_task(1)))
+    report = run_checks(code, backend=process_backend, name="stacks.py", config=CFG)
+    inputs = report.get("inputs")
+    assert report.passed and inputs is not None, report.feedback()
+    checked = inputs.artifacts["checked"]
+    assert "STRESS {'n': 200000" in checked, checked
+    sizes = [int(x) for x in checked.split("inputs of ")[1].split(" characters")[0].split(", ")]
+    assert min(sizes) > 1_500_000, sizes
