@@ -12,7 +12,8 @@ Reads the Hugging Face schema exactly (one record per problem)::
 
 from JSONL, parquet or Arrow files or folders (see :mod:`synth.sources.tabular`), from the hub
 through ``datasets.load_dataset`` (``hub=True``), or, with neither, from the sample bundled in
-``task_descriptions/codecontests/``. Enum fields accept the integer codes or their names.
+``task_descriptions/codecontests/`` (every record file there: ``sample.jsonl``, then
+``more.jsonl``; see :data:`BUNDLED_FILES`). Enum fields accept the integer codes or their names.
 
 Selection follows the published recipe: Codeforces rating in ``[min_rating, max_rating]``
 (default [1000, 2000]; unrated problems have rating 0 and fall outside any band), no file-I/O
@@ -71,7 +72,8 @@ from synth.tasks import (
 )
 from synth.text.solutions import fingerprint, same_solution
 
-__all__ = ["DIFFICULTIES", "LANGUAGES", "SITES", "CodeContestsOptions", "CodeContestsSource"]
+__all__ = ["BUNDLED_FILES", "DIFFICULTIES", "LANGUAGES", "SITES", "CodeContestsOptions",
+           "CodeContestsSource", "bundled_order"]
 
 NAME = "codecontests"
 HUB_DATASET = "deepmind/code_contests"
@@ -337,7 +339,9 @@ class CodeContestsSource:
         if path is None:
             path, split = bundled_dir(NAME), None
             notice(f"codecontests: no --path given; using the bundled sample in {path}")
-        files = discover_files(Path(path), split, NAME)
+            files = bundled_order(discover_files(Path(path), split, NAME))
+        else:
+            files = discover_files(Path(path), split, NAME)
 
         def stream() -> Iterator[tuple[str, int, dict[str, Any]] | SourceError]:
             for file in files:
@@ -605,6 +609,18 @@ def _distinct(solutions: list[str], limit: int) -> list[str]:
             seen.add(fingerprint(code))
             kept.append(code)
     return kept
+
+
+#: The bundled sample's files in the order of their records' numbers: ``sample.jsonl`` holds
+#: 01-18, ``more.jsonl`` 19-42. Any other record file in the folder follows them, by name.
+BUNDLED_FILES = ("sample.jsonl", "more.jsonl")
+
+
+def bundled_order(files: list[Path]) -> list[Path]:
+    """The bundled folder's files, :data:`BUNDLED_FILES` first in that order (a name sort would
+    put ``more.jsonl`` first, and ``--limit N`` in source order would stop taking 01, 02, ...)."""
+    rank = {name: i for i, name in enumerate(BUNDLED_FILES)}
+    return sorted(files, key=lambda p: (rank.get(p.name, len(rank)), p.name))
 
 
 #: parquet columns not read: ``incorrect_solutions`` is large and unused here.
