@@ -138,3 +138,91 @@ def test_labelled_solutions_from_a_codecontests_file(tmp_path: Path) -> None:
     (t,) = report.tasks
     assert t.suites["full"].tpr == 1.0 and t.suites["full"].tnr == 1.0
     assert t.catches["dataset"]["programs"] == 1
+
+
+ANY_MAX_TEXT = """Any Maximum
+
+You are given n integers a_1, ..., a_n. Print any index i such that a_i is a largest value.
+
+Input
+
+The first line contains one integer n (1 ≤ n ≤ 100).
+
+The second line contains n integers a_1, ..., a_n (1 ≤ a_i ≤ 5).
+
+Output
+
+Print one index i (1 ≤ i ≤ n) with a_i maximal. If there are several, print any of them.
+
+Examples
+
+Input
+
+3
+1 3 2
+
+
+Output
+
+2
+"""
+ANY_MAX_REFERENCE = "n = int(input())\na = list(map(int, input().split()))\nprint(a.index(max(a)) + 1)\n"
+ANY_MAX_MODEL = '''"""Compiled bootcamp for tests: any index of a maximum (several valid outputs)."""
+from typing import Any
+
+from synth.bootcamp import CompiledBootcamp
+
+
+class AnyMaxBootcamp(CompiledBootcamp):
+    LEVELS = {"easy": {"n": 5}, "hard": {"n": 40}}
+
+    def __init__(self, seed=None, n=5):
+        super().__init__(seed=seed)
+        self.n = n
+
+    def case_generator(self) -> dict[str, Any]:
+        return {"a": [self.rng.randint(1, 5) for _ in range(self.rng.randint(2, self.n))]}
+
+    @staticmethod
+    def render_stdin(identity):
+        a = identity["a"]
+        return f"{len(a)}\\n{' '.join(map(str, a))}\\n"
+
+    @staticmethod
+    def check_output(identity, expected, answer):
+        a = identity["a"]
+        text = answer.strip()
+        if not text.isdigit() or not 1 <= int(text) <= len(a):
+            return False
+        return a[int(text) - 1] == max(a)
+'''
+
+
+def test_a_check_output_suite_judges_in_the_bootcamps_sandbox(tmp_path: Path) -> None:
+    from synth.compiled import assemble
+    from synth.suites.labelled import LabelledTask, Program
+
+    code = assemble(ANY_MAX_MODEL, ANY_MAX_REFERENCE, ANY_MAX_TEXT)
+    lib = compiled_library(tmp_path / "lib", {"any_max": code}, task_id="codecontests/any-max")
+    last = "n = int(input())\na = list(map(int, input().split()))\n" \
+           "print(max(range(n), key=lambda i: (a[i], i)) + 1)\n"
+    zero = ANY_MAX_REFERENCE.replace(" + 1)", ")")
+    task = LabelledTask("codecontests/any-max", [
+        Program("correct/first", ANY_MAX_REFERENCE, True),
+        Program("correct/last", last, True),
+        Program("incorrect/off_by_one__zero_based", zero, False, "off_by_one")])
+    report = suite_eval([task], library=lib, backend=get_backend("process"),
+                        options=BuildOptions(per_level=8, stress=0))
+    (t,) = report.tasks
+    assert t.build.judge == "check_output"
+    # the last index of a maximum is another valid output: check_output accepts it
+    assert t.suites["full"].tpr == 1.0 and t.suites["full"].tnr == 1.0, t.false_rejections
+    assert not t.has_stress and t.suites["no_stress"].tests == t.suites["full"].tests
+    # ... on tests where it differs from the reference's (tokens would have rejected it)
+    from synth.suites.build import build_suite
+
+    built = build_suite("any_max", code, code_sha256="0" * 64, backend=get_backend("process"),
+                        options=BuildOptions(per_level=8, stress=0))
+    ties = [t for t in built.suite.tests
+            if t.identity and t.identity["a"].count(max(t.identity["a"])) > 1]
+    assert ties
