@@ -58,6 +58,15 @@ def export_command(
         "the test split (chosen by the seed).")] = 0.0,
 ) -> None:
     if fmt in ("code", "code-parquet"):
+        unused = [flag for flag, used in (("--level", level is not None),
+                                          ("--curriculum", curriculum),
+                                          ("--executor ray", executor != "local"),
+                                          ("--ray-address", ray_address is not None)) if used]
+        if unused:
+            err.print(f"[bold red]error:[/] {', '.join(unused)} does not apply to --format {fmt} "
+                      "(one row per compiled bootcamp; --per-bootcamp and --test-per-bootcamp do "
+                      "not apply either: see --tests-per-level, --stress-tests, --test-share)")
+            raise typer.Exit(2)
         _export_code(out, library, seed, "parquet" if fmt == "code-parquet" else "jsonl",
                      bootcamp, sandbox, tests_per_level, stress_tests, test_share)
         return

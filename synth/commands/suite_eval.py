@@ -118,7 +118,8 @@ def print_report(report: EvalReport, console: Console | None = None) -> None:
     rows = []
     for t in report.tasks:
         s = t.suites
-        rows.append([t.task_id, t.bootcamp, f"{s['full'].correct} + {s['full'].incorrect}",
+        rows.append([t.task_id.split("/", 1)[-1], t.bootcamp,
+                     f"{s['full'].correct} + {s['full'].incorrect}",
                      _pair(s["examples"]), _pair(s["no_stress"]) if t.has_stress else "(no STRESS)",
                      _pair(s["full"]), f"{t.minimised.size} of {t.minimised.full_size}"])
     overall = report.overall()
@@ -130,7 +131,8 @@ def print_report(report: EvalReport, console: Console | None = None) -> None:
                      f"{sum(t.minimised.size for t in report.tasks)} of "
                      f"{sum(t.minimised.full_size for t in report.tasks)}"])
     table = Table(title="suite-eval: TPR / TNR in % (correct programs passing / incorrect "
-                  "failing); programs: correct + incorrect; tests: minimised of full")
+                  "failing); programs: correct + incorrect; tests: minimised of full; task: the "
+                  "task id after its source")
     add_columns(table, headers, rows)
     for row in rows:
         table.add_row(*row)

@@ -103,7 +103,7 @@ def test_the_command_prints_the_table_and_writes_json(tmp_path: Path) -> None:
         "process", "--tests-per-level", "3", "--stress-tests", "1", "--json", str(out)],
         env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
-    assert "codecontests/even-pairs" in result.output and "100.0 / 100.0" in result.output
+    assert "even-pairs" in result.output and "100.0 / 100.0" in result.output
     assert "100.0 / 50.0" in result.output  # the examples alone, and the suite without stress
     assert "no suite for codecontests/no-such-task: no bootcamp of this task" in result.output
     data = json.loads(out.read_text())

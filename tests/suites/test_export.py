@@ -113,3 +113,6 @@ def test_bad_options_are_refused(tmp_path: Path, share: float) -> None:
     result = CliRunner().invoke(app, ["export", "--out", str(tmp_path), "--format", "code",
                                       "--test-share", str(share)])
     assert result.exit_code == 2 and "invalid option" in result.output
+    result = CliRunner().invoke(app, ["export", "--out", str(tmp_path), "--format", "code",
+                                      "--curriculum"], env={"COLUMNS": "200"})
+    assert result.exit_code == 2 and "--curriculum does not apply to --format code" in result.output
