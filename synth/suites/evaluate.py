@@ -269,6 +269,9 @@ def evaluate_task(task: LabelledTask, built: BuiltSuite, code: str, backend: Bac
     """Run every labelled program of ``task`` on the suite ``built`` and measure it."""
     t0 = started if started is not None else time.perf_counter()
     suite = built.suite
+    if suite.kind != "stdin":
+        raise ValueError(f"{suite.bootcamp}: a {suite.kind} suite (labelled programs are stdin "
+                         "programs)")
     limit = suite.time_limit_s
     judge = _Judge(suite, code, backend, class_name)
     stdins = [t.stdin or "" for t in suite.tests]

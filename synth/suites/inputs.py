@@ -33,7 +33,8 @@ from synth.statement.answers import answer_guaranteed, impossible_outputs, says_
 from synth.statement.check import MAX_CHARS
 from synth.values import ValueProblem, decode, shape
 
-__all__ = ["Verdicts", "function_verdicts", "promise", "stdin_verdicts"]
+__all__ = ["Verdicts", "arguments_of", "broken_promise", "function_verdicts", "promise",
+           "stdin_verdicts"]
 
 #: seconds one ``validate`` call may take, and a whole batch
 CALL_LIMIT_S = 2.0
