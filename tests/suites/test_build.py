@@ -67,7 +67,10 @@ def test_compiled_exemplar(backend) -> None:
     code = (REPO / "tests" / "fixtures" / "compiled" / "13_strangers_to_m.py").read_text("utf-8")
     built = _build("strangers", code, backend)
     cls = load_module(code, "suite_exemplar").StrangersToMBootcamp
-    assert built.suite.levels() == {"example": 1, "easy": 4, "medium": 4, "hard": 4}
+    # the exemplar's STRESS (10 queries up to the statement's 10^18 and 10^10) gives 2 tests
+    assert built.suite.levels() == {"example": 1, "easy": 4, "medium": 4, "hard": 4, "stress": 2}
+    stress = [t for t in built.suite.tests if t.level == "stress"]
+    assert all(t.stdin.split("\n", 1)[0] == "10" for t in stress), stress
     example = built.suite.tests[0]
     assert example.stdin == "3\n10 6\n5 1\n12 12\n" and example.expected == "3\n5\n4"
     for t in built.suite.tests[1:]:
