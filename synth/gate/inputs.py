@@ -30,6 +30,7 @@ from functools import lru_cache
 from typing import Any
 
 from synth.gate.calls import Failure
+from synth.gate.functions import ANSWER_SHOWN_SHARE, answer_in_prompt
 from synth.gate.multi_answer import defines_check_output
 from synth.gate.programs import run_program
 from synth.gate.results import failure_result, result
@@ -241,6 +242,19 @@ def check_inputs(s: Suite) -> dict[str, Any]:
                 f"({len(rejected)} of {len(rendered)} inputs): {reason}",
                 finding="validator_rejects_input", validator_says=reason, stdin=stdin,
                 case=s.cases[li][i], **lists)
+    # the examples the prompt shows with their outputs: the statement's (the embedded text)
+    shown = {" ".join(x.split()) for x in
+             [*(split_sections(text).example_inputs if text else []), *s.example_inputs]
+             if x.strip()}
+    leak = answer_in_prompt(s, [(li, i, " ".join(stdin.split())) for li, i, stdin in rendered],
+                            shown, "the statement's example inputs, whose outputs it shows",
+                            lambda key: repr(key[:200]))
+    if leak is not None:
+        leak["artifacts"].update({k: v for k, v in lists.items() if k not in leak["artifacts"]})
+        return leak
+    if shown:
+        checked.append(f"generated inputs that are the statement's {len(shown)} example "
+                       f"input(s): at most {ANSWER_SHOWN_SHARE:.0%} of a level's")
     stress = _check_stress(s, checker, rendered)
     if isinstance(stress, dict):
         stress["artifacts"].update({k: v for k, v in lists.items()
