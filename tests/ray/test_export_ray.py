@@ -53,6 +53,14 @@ def lib(tmp_path_factory: pytest.TempPathFactory) -> Library:
                         **codes)
 
 
+@pytest.fixture(scope="module")
+def local_export(lib: Library, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Any]:
+    """The local export of the default config of :func:`_configs` (its folder and summary),
+    made once: the rows the Ray exports of that config are compared with."""
+    local_cfg, _ = _configs(lib, tmp_path_factory.mktemp("local-export"))
+    return local_cfg.out, export(local_cfg)
+
+
 def _configs(lib: Library, out: Path, **kw: Any) -> tuple[ExportConfig, ExportConfig]:
     base = {"library": lib.root, "per_bootcamp": 300, "test_per_bootcamp": 60, "seed": 7,
             "format": "parquet", "chunk_size": 8, "sandbox": "process"} | kw
@@ -121,15 +129,16 @@ def _assert_nothing_running(cluster: LocalRayCluster, before: set[int]) -> None:
     assert busy == [], busy
 
 
-def test_ray_rows_are_the_local_rows(lib: Library, tmp_path: Path, ray_cluster: LocalRayCluster):
+def test_ray_rows_are_the_local_rows(lib: Library, local_export: tuple[Path, Any], tmp_path: Path,
+                                     ray_cluster: LocalRayCluster):
     before = pids_with(SERVER_LABEL)
-    local_cfg, ray_cfg = _configs(lib, tmp_path)
-    local = export(local_cfg)
+    local_out, local = local_export
+    _, ray_cfg = _configs(lib, tmp_path)
     t0 = time.perf_counter()
     summary = export(ray_cfg)
     elapsed = time.perf_counter() - t0
     assert isinstance(summary, RayExportSummary)
-    n = _assert_same_rows(local_cfg.out, ray_cfg.out)
+    n = _assert_same_rows(local_out, ray_cfg.out)
     assert n == local.rows["train"] + local.rows["test"] == summary.rows["train"] + summary.rows["test"]
     # the same survivors, so the same counts; the coin's duplicates were dropped, both kinds
     assert summary.per_bootcamp == local.per_bootcamp
@@ -150,7 +159,7 @@ def test_ray_rows_are_the_local_rows(lib: Library, tmp_path: Path, ray_cluster: 
     # an export into the same folder replaces the shards (it does not append to them)
     again = export(ray_cfg)
     assert sorted(p.name for p in (ray_cfg.out / "train").iterdir()) == again.shards["train"]
-    _assert_same_rows(local_cfg.out, ray_cfg.out)
+    _assert_same_rows(local_out, ray_cfg.out)
     _assert_nothing_running(ray_cluster, before)
     _assert_singletons(ray_cluster)
 
@@ -177,14 +186,15 @@ def test_curriculum_and_level_rows_are_the_local_rows(lib: Library, tmp_path: Pa
     assert rows == pq.read_table(local_cfg.out / "train.parquet").to_pylist()
 
 
-def test_a_lost_worker_node_costs_only_time(lib: Library, tmp_path: Path,
-                                           ray_cluster: LocalRayCluster):
+def test_a_lost_worker_node_costs_only_time(lib: Library, local_export: tuple[Path, Any],
+                                           tmp_path: Path, ray_cluster: LocalRayCluster):
     """The worker node dies (SIGKILL of all its processes) while train rows are being drawn:
     Ray runs its lost tasks again and rebuilds the lost rows from their lineage, and the
-    shards are still the local rows."""
+    shards are still the local rows. The default config (1440 rows): the kill comes from the
+    driver's progress callback, a quarter into the train rows, whatever the export's size."""
     before = pids_with(SERVER_LABEL)
-    local_cfg, ray_cfg = _configs(lib, tmp_path, per_bootcamp=1200, test_per_bootcamp=100)
-    export(local_cfg)
+    local_out, _ = local_export
+    _, ray_cfg = _configs(lib, tmp_path)
     killed: list[Any] = []
 
     def progress(label: str, total: int) -> Any:
@@ -204,7 +214,7 @@ def test_a_lost_worker_node_costs_only_time(lib: Library, tmp_path: Path,
             ray_cluster.restart_worker()
     assert killed, "the export ended before a quarter of its train rows"
     assert killed[0].node_id in summary.task_nodes  # it had run generation tasks
-    _assert_same_rows(local_cfg.out, ray_cfg.out)
+    _assert_same_rows(local_out, ray_cfg.out)
     _assert_nothing_running(ray_cluster, before)
 
 
@@ -272,12 +282,22 @@ def test_the_cli_exports_on_the_cluster(lib: Library, tmp_path: Path,
               "--bootcamp", "coin", "--bootcamp", "game24"]
     env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
     env |= {"RAY_USAGE_STATS_ENABLED": "0", "RAY_AUTH_MODE": "disabled"}  # as RAY_ENV
-    for out, extra in ((tmp_path / "local", []),
-                       (tmp_path / "ray", ["--executor", "ray", "--ray-address", ray_cluster.address])):
-        res = subprocess.run([sys.executable, "-c", CLI, "export", "--out", str(out),
-                              *common, *extra], capture_output=True, text=True, timeout=300,
-                             env=env)
-        assert res.returncode == 0, res.stderr[-3000:]
-    assert "generation tasks on" in res.stderr and "shards: train" in res.stderr, res.stderr
+    # the local and the Ray export at once (each its own process and --out)
+    procs = [subprocess.Popen([sys.executable, "-c", CLI, "export", "--out", str(out), *common,
+                               *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, env=env)
+             for out, extra in ((tmp_path / "local", []),
+                                (tmp_path / "ray", ["--executor", "ray", "--ray-address",
+                                                    ray_cluster.address]))]
+    try:
+        errs = [proc.communicate(timeout=300)[1] for proc in procs]
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
+    for proc, err in zip(procs, errs, strict=True):
+        assert proc.returncode == 0, err[-3000:]
+    assert "generation tasks on" in errs[1] and "shards: train" in errs[1], errs[1]
     _assert_same_rows(tmp_path / "local", tmp_path / "ray")
     _assert_nothing_running(ray_cluster, before)

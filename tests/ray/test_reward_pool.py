@@ -63,15 +63,26 @@ def _responses(rows: list[dict[str, Any]]) -> list[tuple[str, Any, str, Any]]:
 @pytest.fixture(scope="module")
 def shipped_rows(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
     """Exported rows of every shipped bootcamp (verl's shape), and dataset items with the
-    answers the dataset gives."""
-    out = tmp_path_factory.mktemp("export")
-    export(ExportConfig(out=out, per_bootcamp=8, test_per_bootcamp=2, seed=23, sandbox="process"))
+    answers the dataset gives. 10 rows a bootcamp (8 train, 2 test), but 3 (2 and 1) of an
+    engine-backed one (go_move, go_game): it draws each case and scores each answer by engine
+    play, about a second a row, and 3 rows still give it every kind of response of
+    :func:`_responses` (the previous row's answer included)."""
+    lib = Library()
+    names = lib.list_bootcamps()
+    engine_backed = [n for n in names if lib.record(n).engines]
     rows = []
-    for split in ("train", "test"):
-        for line in (out / f"{split}.jsonl").read_text().splitlines():
-            row = json.loads(line)
-            rows.append({"data_source": row["data_source"], "extra_info": row["extra_info"],
-                         "ground_truth": row["reward_model"]["ground_truth"]})
+    for part, per_bootcamp, test_per_bootcamp in (
+            ([n for n in names if n not in engine_backed], 8, 2), (engine_backed, 2, 1)):
+        if not part:
+            continue
+        out = tmp_path_factory.mktemp("export")
+        export(ExportConfig(out=out, per_bootcamp=per_bootcamp, test_per_bootcamp=test_per_bootcamp,
+                            seed=23, sandbox="process", bootcamps=part))
+        for split in ("train", "test"):
+            for line in (out / f"{split}.jsonl").read_text().splitlines():
+                row = json.loads(line)
+                rows.append({"data_source": row["data_source"], "extra_info": row["extra_info"],
+                             "ground_truth": row["reward_model"]["ground_truth"]})
     for name in ("game24", "sudoku"):
         for item in BootcampDataset(name, size=4, seed=5, backend="process"):
             rows.append({"data_source": f"bootcamp/{name}", "answer": item["answer"],

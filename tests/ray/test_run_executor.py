@@ -3,7 +3,9 @@
 local executor; a worker node killed mid-run costs nothing but time; a driver killed mid-run is
 resumed with `--resume RUN_ID --executor ray`; `--llm-concurrency` holds across the cluster.
 
-Each run is the real CLI in a subprocess (its own Ray driver, joining the cluster's address)."""
+Each run is the real CLI in a subprocess (its own Ray driver, joining the cluster's address),
+with one draft per round (``candidates=1``): what these tests check is where and how the task
+graphs run, not the choice between drafts (tests/workflow covers that)."""
 
 from __future__ import annotations
 
@@ -15,10 +17,11 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from cluster import RAY_ENV, LocalRayCluster, all_processes
+from cluster import RAY_ENV, LocalRayCluster, alive, all_processes
 from workflow.e2e import (
     REPO,
     FakeEndpoint,
@@ -28,6 +31,7 @@ from workflow.e2e import (
     run_args,
     synth,
     synth_env,
+    synth_many,
     write_tasks,
 )
 
@@ -181,23 +185,33 @@ def _cmdline(pid: int) -> bytes:
         return b""
 
 
+def _timed(args: list[str], env: dict[str, str]) -> tuple[subprocess.CompletedProcess[str], float]:
+    t0 = time.monotonic()
+    res = synth(args, env)
+    return res, time.monotonic() - t0
+
+
 def test_ray_run_equals_the_local_run(ray_cluster: LocalRayCluster, tmp_path: Path):
     before = pids()
     tasks = write_tasks(tmp_path / "tasks", list(SCRIPTED))
     fake = FakeEndpoint(tmp_path, "toy")
     try:
         env = ray_env(fake.base_url)
-        t0 = time.monotonic()
-        local = synth(run_args(tasks, tmp_path / "lib-local", tmp_path / "runs-local"), env)
-        local_s = time.monotonic() - t0
+        # the two runs side by side (their own library and runs folder each): the local run
+        # fills the time the Ray run's workers spend starting and waiting
+        with ThreadPoolExecutor(2) as pool:
+            local_run = pool.submit(_timed, run_args(tasks, tmp_path / "lib-local",
+                                                     tmp_path / "runs-local", candidates=1), env)
+            ray_run = pool.submit(_timed, run_args(tasks, tmp_path / "lib", tmp_path / "runs",
+                                                   *on_ray(ray_cluster), candidates=1), env)
+            local, local_s = local_run.result()
+            res, ray_s = ray_run.result()
         assert local.returncode == 0, local.stderr[-3000:]
-        t0 = time.monotonic()
-        res = synth(run_args(tasks, tmp_path / "lib", tmp_path / "runs", *on_ray(ray_cluster)), env)
-        ray_s = time.monotonic() - t0
         assert res.returncode == 0, res.stderr[-3000:]
     finally:
         fake.close()
-    print(f"\n{len(SCRIPTED)} tasks: local executor {local_s:.1f}s, ray executor {ray_s:.1f}s")
+    print(f"\n{len(SCRIPTED)} tasks, side by side: local executor {local_s:.1f}s, "
+          f"ray executor {ray_s:.1f}s")
     assert ray_s < 240
     run_dir = only_run(tmp_path / "runs")
     assert outcomes(run_dir) == EXPECTED == outcomes(only_run(tmp_path / "runs-local"))
@@ -227,17 +241,19 @@ def test_ray_run_equals_the_local_run(ray_cluster: LocalRayCluster, tmp_path: Pa
     assert summary["tokens_in"] == sum(e["tokens_in"] for e in calls) > 0
     transcripts = sum(len(f.read_text().splitlines()) for f in (run_dir / "transcripts").glob("*.jsonl"))
     assert transcripts == len(calls)
-    report = synth([sys.executable, "-m", "synth.cli", "report", run_dir.name,
-                    "--runs-dir", str(tmp_path / "runs")], env)
+    # `synth report` reads the Ray run; a run of one executor is not continued by the other
+    # (neither refusal writes to a run folder: the three commands run at once)
+    local_id = only_run(tmp_path / "runs-local").name
+    report, to_local, to_ray = synth_many([
+        [sys.executable, "-m", "synth.cli", "report", run_dir.name, "--runs-dir", str(tmp_path / "runs")],
+        [*run_args(tasks, tmp_path / "lib", tmp_path / "runs", candidates=1), "--resume", run_dir.name],
+        [*run_args(tasks, tmp_path / "lib-local", tmp_path / "runs-local", candidates=1),
+         "--resume", local_id, *on_ray(ray_cluster)],
+    ], env)
     assert report.returncode == 0, report.stderr[-2000:]
     assert (run_dir / "report.html").exists()
-    # a run of one executor is not continued by the other
-    again = synth([*run_args(tasks, tmp_path / "lib", tmp_path / "runs"), "--resume", run_dir.name], env)
-    assert again.returncode == 2 and "--executor ray" in again.stderr
-    local_id = only_run(tmp_path / "runs-local").name
-    again = synth([*run_args(tasks, tmp_path / "lib-local", tmp_path / "runs-local"),
-                   "--resume", local_id, *on_ray(ray_cluster)], env)
-    assert again.returncode == 2 and "local executor" in again.stderr
+    assert to_local.returncode == 2 and "--executor ray" in to_local.stderr
+    assert to_ray.returncode == 2 and "local executor" in to_ray.stderr
     assert_no_run_processes(tmp_path, before, ray_cluster)
 
 
@@ -253,9 +269,15 @@ def _wait_for(proc: subprocess.Popen[str], runs: Path, predicate: Any, timeout: 
     raise AssertionError("the run never got there")
 
 
-def _wait_until_no_task_runs(cluster: LocalRayCluster, timeout: float = 60) -> None:
+def _wait_until_no_task_runs(cluster: LocalRayCluster, workers: set[int],
+                             timeout: float = 60) -> None:
+    """Until no task graph runs on the cluster and the killed job's worker processes (``workers``:
+    the pids its ``ray_task`` events name, and whatever runs a task now) are gone: a worker that
+    Ray ends with its job retitles itself ``ray::IDLE`` while it exits, and a graph cut off in
+    its setup could still write its first checkpoint then."""
+    workers = workers | {p.pid for p in cluster.processes() if p.name.startswith("ray::run_task")}
     deadline = time.monotonic() + timeout
-    while any(p.name.startswith("ray::run_task") for p in cluster.processes()):
+    while alive(workers) or any(p.name.startswith("ray::run_task") for p in cluster.processes()):
         assert time.monotonic() < deadline, "the killed driver's task graphs still run"
         time.sleep(0.2)
 
@@ -276,7 +298,8 @@ def test_killing_the_worker_node_mid_run_loses_nothing(ray_cluster: LocalRayClus
     fake = FakeEndpoint(tmp_path, "toy", "--delay", "0.15")
     worker = ray_cluster.worker.node_id
     try:
-        args = run_args(tasks, tmp_path / "lib", tmp_path / "runs", *on_ray(ray_cluster))
+        args = run_args(tasks, tmp_path / "lib", tmp_path / "runs", *on_ray(ray_cluster),
+                        candidates=1)
         t0 = time.monotonic()
         proc = subprocess.Popen(args, env=ray_env(fake.base_url), stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=REPO)
@@ -320,10 +343,12 @@ def test_a_killed_driver_is_resumed(ray_cluster: LocalRayCluster, tmp_path: Path
     fake = FakeEndpoint(tmp_path, "toy", "--delay", "0.1")
     try:
         env = ray_env(fake.base_url)
-        args = run_args(tasks, tmp_path / "lib", tmp_path / "runs", "--concurrency", "2",
-                        *on_ray(ray_cluster))
-        proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                text=True, start_new_session=True, cwd=REPO)
+        args = run_args(tasks, tmp_path / "lib", tmp_path / "runs", *on_ray(ray_cluster),
+                        candidates=1)
+        # two task graphs at once, so that the kill finds tasks ended, in flight and not started
+        first_session = [*args, "--concurrency", "2"]
+        proc = subprocess.Popen(first_session, env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=REPO)
         try:
             # some tasks ended, some in flight, some not started
             run_dir = _wait_for(proc, tmp_path / "runs",
@@ -339,11 +364,13 @@ def test_a_killed_driver_is_resumed(ray_cluster: LocalRayCluster, tmp_path: Path
         # graph had ended, and the ones that never checkpointed, must not be resumed. The
         # snapshot waits until no task graph runs on the cluster any more: a worker Ray has not
         # yet ended could still write a checkpoint after a fixed pause (CI saw one under load)
-        _wait_until_no_task_runs(ray_cluster)
+        _wait_until_no_task_runs(ray_cluster, {e["pid"] for e in first if e["kind"] == "ray_task"})
         snaps = {t: asyncio.run(_snapshot(checkpoint_file(run_dir, t), t)) for t in EXPECTED}
         midway = {t for t, snap in snaps.items() if snap.values and snap.next}
         done_graph = {t for t, snap in snaps.items() if snap.values and not snap.next}
         t0 = time.monotonic()
+        # resumed at the default concurrency (an operational option, outside the run's config
+        # hash): the rest of the tasks need not queue two at a time
         res = synth([*args, "--resume", run_dir.name], env, timeout=300)
         elapsed = time.monotonic() - t0
         assert res.returncode == 0, res.stderr[-3000:]
@@ -375,7 +402,7 @@ def test_the_endpoint_limit_holds_across_the_cluster(ray_cluster: LocalRayCluste
     try:
         args = run_args(tasks, tmp_path / "lib", tmp_path / "runs", "--concurrency", "6",
                         "--llm-concurrency", str(limit), "--request-timeout", "30",
-                        *on_ray(ray_cluster))
+                        *on_ray(ray_cluster), candidates=1)
         t0 = time.monotonic()
         res = synth(args, ray_env(endpoint.base_url), timeout=300)
         elapsed = time.monotonic() - t0

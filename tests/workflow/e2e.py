@@ -50,21 +50,43 @@ def synth_env(base_url: str) -> dict[str, str]:
     return env
 
 
-def run_args(tasks: Path, library: Path, runs: Path, *extra: str, dedup: bool = False) -> list[str]:
+def run_args(tasks: Path, library: Path, runs: Path, *extra: str, dedup: bool = False,
+             candidates: int = 2) -> list[str]:
     """`synth run` over ``tasks`` with the fake endpoint's models. Without ``dedup`` the run does
     not compare bootcamps with the library: the fake code model writes one toy bootcamp for
-    every ``accept-*`` task, which deduplication (tests/workflow/test_dedup.py) would reject."""
+    every ``accept-*`` task, which deduplication (tests/workflow/test_dedup.py) would reject.
+    ``candidates=1`` (one draft per round) for a test whose point is not the choice between
+    drafts: each draft is a gate run, most of a toy task's time."""
     return [
         sys.executable, "-m", "synth.cli", "run", "--source", "local", "--path", str(tasks),
         "--coder-model", "fake-coder", "--solver-model", "fake-solver", "--library", str(library),
         "--runs-dir", str(runs), "--sandbox", "process", "--samples", "24", "--rounds", "2",
-        "--candidates", "2", "--request-timeout", "1.5", *(() if dedup else ("--no-dedup",)),
-        *extra,
+        "--candidates", str(candidates), "--request-timeout", "1.5",
+        *(() if dedup else ("--no-dedup",)), *extra,
     ]
 
 
 def synth(args: list[str], env: dict[str, str], timeout: float = 600) -> subprocess.CompletedProcess[str]:
     return subprocess.run(args, env=env, capture_output=True, text=True, timeout=timeout, cwd=REPO)
+
+
+def synth_many(commands: list[list[str]], env: dict[str, str], timeout: float = 600
+               ) -> list[subprocess.CompletedProcess[str]]:
+    """:func:`synth` for independent commands, run at once (each CLI process's start-up, mostly
+    imports, overlaps the others'); the results in the commands' order."""
+    procs = [subprocess.Popen(args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, cwd=REPO) for args in commands]
+    out = []
+    try:
+        for args, proc in zip(commands, procs, strict=True):
+            stdout, stderr = proc.communicate(timeout=timeout)
+            out.append(subprocess.CompletedProcess(args, proc.returncode, stdout, stderr))
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
+    return out
 
 
 def only_run(runs: Path) -> Path:

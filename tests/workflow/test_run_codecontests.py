@@ -26,6 +26,7 @@ def test_codecontests_limit_5_as_scripted(tmp_path: Path):
             "--coder-model", "fake-coder", "--solver-model", "fake-solver",
             "--library", str(tmp_path / "lib"), "--runs-dir", str(tmp_path / "runs"),
             "--sandbox", "process", "--samples", "32", "--rounds", "2", "--mode", "full",
+            "--candidates", "1",  # one draft a round: the scripted outcomes need no second
         ]
         res = synth(args, synth_env(fake.base_url))
     finally:

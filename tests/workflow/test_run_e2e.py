@@ -1,13 +1,17 @@
 """`synth run` end to end: the real CLI, the real openai client over HTTP, a scripted fake endpoint
-in its own process, the process sandbox, LangGraph with SQLite checkpoints."""
+in its own process, the process sandbox, LangGraph with SQLite checkpoints. One draft per round
+(``candidates=1``): the choice between drafts is covered by the tests that run with two
+(test_judge_e2e, test_steer_e2e, test_dedup)."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -42,12 +46,34 @@ def fake(tmp_path: Path):
     endpoint.close()
 
 
-def test_scripted_run_accepts_and_rejects_as_scripted(tmp_path: Path, fake: FakeEndpoint):
-    tasks = write_tasks(tmp_path / "tasks", SCRIPTED)
-    lib, runs = tmp_path / "lib", tmp_path / "runs"
-    res = synth(run_args(tasks, lib, runs), synth_env(fake.base_url))
+@dataclass
+class ScriptedRun:
+    tasks: Path
+    lib: Path
+    run_dir: Path
+
+
+@pytest.fixture(scope="module")
+def scripted_run(tmp_path_factory: pytest.TempPathFactory) -> ScriptedRun:
+    """One uninterrupted run of SCRIPTED, made once: what the scripted test checks, and what
+    the killed and resumed run of the same tasks and options must equal (read only)."""
+    tmp = tmp_path_factory.mktemp("scripted")
+    tasks = write_tasks(tmp / "tasks", SCRIPTED)
+    endpoint = FakeEndpoint(tmp, "toy")
+    try:
+        res = synth(run_args(tasks, tmp / "lib", tmp / "runs", candidates=1),
+                    synth_env(endpoint.base_url))
+    finally:
+        endpoint.close()
     assert res.returncode == 0, res.stderr[-3000:]
-    run_dir = only_run(runs)
+    return ScriptedRun(tasks, tmp / "lib", only_run(tmp / "runs"))
+
+
+def test_scripted_run_accepts_and_rejects_as_scripted(tmp_path: Path, fake: FakeEndpoint,
+                                                      scripted_run: ScriptedRun):
+    tasks, run_dir = scripted_run.tasks, scripted_run.run_dir
+    lib, runs = tmp_path / "lib", tmp_path / "runs"
+    shutil.copytree(scripted_run.lib, lib)  # the second run below commits into a copy
     assert outcomes(run_dir) == EXPECTED
     library = Library(lib)
     assert sorted(library.list_bootcamps()) == ["local_accept_a", "local_revise_b"]
@@ -87,10 +113,10 @@ def test_scripted_run_accepts_and_rejects_as_scripted(tmp_path: Path, fake: Fake
     # a second run drops the tasks already in the library before it starts (--limit counts
     # only the others)
     accepted = {r.task_id for r in library.read_manifest().bootcamps}
-    res = synth(run_args(tasks, lib, runs), synth_env(fake.base_url))
+    res = synth(run_args(tasks, lib, runs, candidates=1), synth_env(fake.base_url))
     assert res.returncode == 0
     assert f"{len(accepted)} task(s) already in the library" in res.stderr
-    second = next(d for d in runs.iterdir() if d != run_dir)
+    second = only_run(runs)
     assert "local/accept-a" in accepted and not accepted & set(outcomes(second))
 
 
@@ -98,7 +124,8 @@ def test_fault_injection_every_task_ends_with_a_reason(tmp_path: Path):
     endpoint = FakeEndpoint(tmp_path, "toy", "--fault-rate", "0.3", "--seed", "7")
     try:
         tasks = write_tasks(tmp_path / "tasks", [f"accept-{i}" for i in range(3)] + ["broken-x", "hard-y"])
-        res = synth(run_args(tasks, tmp_path / "lib", tmp_path / "runs"), synth_env(endpoint.base_url))
+        res = synth(run_args(tasks, tmp_path / "lib", tmp_path / "runs", candidates=1),
+                    synth_env(endpoint.base_url))
     finally:
         endpoint.close()
     assert res.returncode == 0, res.stderr[-3000:]
@@ -126,15 +153,16 @@ def _kill_when(proc: subprocess.Popen, runs: Path, predicate, timeout: float = 3
     raise AssertionError("the run never reached the kill point")
 
 
-def test_kill_and_resume_equals_uninterrupted_run(tmp_path: Path):
-    names = ["accept-a", "revise-b", "broken-c", "accept-d", "easy-e", "accept-f"]
-    tasks = write_tasks(tmp_path / "tasks", names)
+def test_kill_and_resume_equals_uninterrupted_run(tmp_path: Path, scripted_run: ScriptedRun):
+    """Killed after its first commit (two tasks at a time: others in flight and not started),
+    resumed: the outcomes and the library of the uninterrupted run of the same tasks and
+    options (``scripted_run``; concurrency is no part of a run's configuration)."""
+    tasks = write_tasks(tmp_path / "tasks", SCRIPTED)
     slow = FakeEndpoint(tmp_path, "toy", "--delay", "0.05")
     try:
         env = synth_env(slow.base_url)
-        ref = synth(run_args(tasks, tmp_path / "ref-lib", tmp_path / "ref-runs", "--concurrency", "2"), env)
-        assert ref.returncode == 0, ref.stderr[-2000:]
-        args = run_args(tasks, tmp_path / "lib", tmp_path / "runs", "--concurrency", "2")
+        args = run_args(tasks, tmp_path / "lib", tmp_path / "runs", "--concurrency", "2",
+                        candidates=1)
         proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                 text=True, start_new_session=True)
         run_dir = _kill_when(proc, tmp_path / "runs",
@@ -145,8 +173,8 @@ def test_kill_and_resume_equals_uninterrupted_run(tmp_path: Path):
         assert res.returncode == 0, res.stderr[-3000:]
     finally:
         slow.close()
-    assert outcomes(run_dir) == outcomes(only_run(tmp_path / "ref-runs"))
-    assert library_state(tmp_path / "lib") == library_state(tmp_path / "ref-lib")
+    assert outcomes(run_dir) == outcomes(scripted_run.run_dir) == EXPECTED
+    assert library_state(tmp_path / "lib") == library_state(scripted_run.lib)
     names_in_lib = [n for n, *_ in library_state(tmp_path / "lib")]
     assert len(names_in_lib) == len(set(names_in_lib))
     assert not list((tmp_path / "lib").rglob("*.tmp"))
@@ -161,7 +189,7 @@ def test_two_runs_commit_into_one_library(tmp_path: Path, fake: FakeEndpoint):
     a = write_tasks(tmp_path / "a", [f"accept-a{i}" for i in range(4)])
     b = write_tasks(tmp_path / "b", [f"accept-b{i}" for i in range(4)])
     procs = [
-        subprocess.Popen(run_args(folder, lib, tmp_path / f"runs-{folder.name}"), env=env,
+        subprocess.Popen(run_args(folder, lib, tmp_path / f"runs-{folder.name}", candidates=1), env=env,
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         for folder in (a, b)
     ]
