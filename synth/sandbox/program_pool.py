@@ -48,7 +48,7 @@ from synth.sandbox.base import (
 )
 from synth.sandbox.methods import spawning_backend
 
-__all__ = ["RESPAWNS", "Program", "ProgramPool", "ProgramSandboxError", "Runner", "TestRun"]
+__all__ = ["RESPAWNS", "Program", "ProgramPool", "ProgramRun", "ProgramSandboxError", "Runner"]
 
 _HERE = Path(__file__).resolve().parent
 #: the runner's source and the one contract module it imports (shipped into every runner job)
@@ -85,7 +85,7 @@ class Program:
 
 
 @dataclass(slots=True)
-class TestRun:
+class ProgramRun:
     """One run of the program on one test, as the runner reported it (validated here).
 
     ``status``: ``exited`` (``code`` is its exit status, negative for a signal), ``timeout``,
@@ -116,7 +116,7 @@ def _reply(line: bytes) -> dict[str, Any] | None:
     return data if type(data) is dict else None
 
 
-def _test_run(data: dict[str, Any] | None, function: bool) -> TestRun | None:
+def _test_run(data: dict[str, Any] | None, function: bool) -> ProgramRun | None:
     """A runner's reply to a test, validated (None: not the protocol)."""
     if data is None:
         return None
@@ -132,7 +132,7 @@ def _test_run(data: dict[str, Any] | None, function: bool) -> TestRun | None:
         return None
     if status == "exited" and code is None:
         return None
-    run = TestRun(status, code, stdout, stderr, result if function else None, float(elapsed),
+    run = ProgramRun(status, code, stdout, stderr, result if function else None, float(elapsed),
                   left=left)
     if not clean:
         run.detail = "processes of the run outlived the runner's kill"
@@ -164,7 +164,7 @@ class Runner:
             self._session = None
 
     def test(self, *, stdin: str | None = None, args: Any = None,
-             max_output: int = 1_000_000) -> TestRun:
+             max_output: int = 1_000_000) -> ProgramRun:
         """One run of the loaded program: on ``stdin`` (stdin kind) or calling the entry point
         on ``args`` (function kind, JSON as :func:`synth.values.encode` writes a list)."""
         program = self._program
@@ -178,7 +178,7 @@ class Runner:
             request["stdin"] = stdin if stdin is not None else ""
         line = (json.dumps(request, ensure_ascii=True) + "\n").encode("ascii")
         if self._lost:
-            return TestRun("lost", detail="the program used up its runners "
+            return ProgramRun("lost", detail="the program used up its runners "
                            f"({RESPAWNS + 1} sessions ended under it); not run")
         session = self._ready()
         self.runs += 1
@@ -232,9 +232,9 @@ class Runner:
         if self._respawns > RESPAWNS:
             self._lost = True
 
-    def _broken(self, why: str, t0: float) -> TestRun:
+    def _broken(self, why: str, t0: float) -> ProgramRun:
         self._replace()
-        return TestRun("lost", detail=why[:500], elapsed_s=time.monotonic() - t0)
+        return ProgramRun("lost", detail=why[:500], elapsed_s=time.monotonic() - t0)
 
 
 def _reply_cap(max_output: int) -> int:

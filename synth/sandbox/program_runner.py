@@ -33,7 +33,8 @@ is not one a function task can carry.
 What the runner keeps from the program (the program runs as the runner's uid):
 
 * it is not dumpable (``PR_SET_DUMPABLE`` 0), so a run cannot open ``/proc/<runner>/fd/*``
-  (the reply pipe), read its memory or ptrace it;
+  (the reply pipe), read its memory or ptrace it (a run itself is dumpable again, as a fresh
+  interpreter is: what its memory holds is its own input and program);
 * it is a child subreaper (``PR_SET_CHILD_SUBREAPER``), so whatever a run starts -- a daemon
   that called ``setsid``, a fork bomb -- stays below the runner; when the run's main process
   ends (or its deadline passes) the runner kills its process group and then every descendant
@@ -68,11 +69,17 @@ KILL_WAIT_S = 2.0
 MB = 1024 * 1024
 
 
-def _prctl(option: int, value: int) -> bool:
-    try:
-        import ctypes
+_libc: Any = None
 
-        return ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0) == 0
+
+def _prctl(option: int, value: int) -> bool:
+    global _libc
+    try:
+        if _libc is None:
+            import ctypes
+
+            _libc = ctypes.CDLL(None, use_errno=True)
+        return bool(_libc.prctl(option, value, 0, 0, 0) == 0)
     except Exception:
         return False
 
@@ -108,6 +115,7 @@ def _child(program: dict[str, Any], test: dict[str, Any], fds: tuple[int, int, i
         import types
 
         os.setpgid(0, 0)
+        _prctl(PR_SET_DUMPABLE, 1)  # as a fresh interpreter is (the runner stays hidden)
         for target, fd in enumerate(fds):
             if fd >= 0:
                 os.dup2(fd, target)

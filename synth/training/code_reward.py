@@ -66,7 +66,7 @@ from typing import Any
 
 from synth.bootcamp import ANSWER_CLOSE, ANSWER_OPEN, same_tokens
 from synth.library import Library, LibraryError
-from synth.sandbox.program_pool import Program, ProgramPool, ProgramSandboxError, Runner, TestRun
+from synth.sandbox.program_pool import Program, ProgramPool, ProgramRun, ProgramSandboxError, Runner
 from synth.training.reward_errors import FINDINGS, RewardDataError, RewardSandboxError
 from synth.values import ValueProblem, decode, same_value
 
@@ -430,7 +430,7 @@ class CodeReward:
             result.passed == len(tests))
         return result
 
-    def _judged(self, suite: Suite, test: SuiteTest, run: TestRun) -> bool:
+    def _judged(self, suite: Suite, test: SuiteTest, run: ProgramRun) -> bool:
         if suite.judge == "tokens":
             return same_tokens(test.expected, run.stdout)
         if suite.judge == "value":
