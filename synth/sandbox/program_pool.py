@@ -75,20 +75,29 @@ class ProgramSandboxError(RuntimeError):
 
 @dataclass(frozen=True, slots=True)
 class Program:
-    """One untrusted program and the limits of each of its runs."""
+    """One untrusted program and the limits of each of its runs: ``time_limit_s`` of CPU time
+    (judged by the caller from :attr:`ProgramRun.cpu_s`; ``RLIMIT_CPU`` kills a run a second
+    or two past it), killed after ``wall_limit_s`` of wall time (default ``2 x time_limit_s +
+    1``), ``memory_mb`` of address space."""
 
     kind: str  # "stdin" | "function"
     source: str
     time_limit_s: float
     memory_mb: int = 256
     entry_point: str | None = None
+    wall_limit_s: float | None = None
+
+    @property
+    def wall_s(self) -> float:
+        return self.wall_limit_s if self.wall_limit_s is not None else 2 * self.time_limit_s + 1
 
 
 @dataclass(slots=True)
 class ProgramRun:
     """One run of the program on one test, as the runner reported it (validated here).
 
-    ``status``: ``exited`` (``code`` is its exit status, negative for a signal), ``timeout``,
+    ``status``: ``exited`` (``code`` is its exit status, negative for a signal), ``timeout``
+    (killed at the wall-time limit),
     ``overflow`` (its output passed the cap) or ``lost`` (the runner's session ended or broke
     the protocol during the test; ``detail`` says how). ``result``: a function task's return
     value as the JSON of :func:`synth.values.encode`, when it returned one."""
@@ -99,6 +108,7 @@ class ProgramRun:
     stderr: str = ""
     result: str | None = None
     elapsed_s: float = 0.0
+    cpu_s: float = 0.0
     detail: str = ""
     left: int = 0  # processes the runner killed after the run (besides its main process)
 
@@ -123,17 +133,19 @@ def _test_run(data: dict[str, Any] | None, function: bool) -> ProgramRun | None:
     status, code = data.get("status"), data.get("code")
     stdout, stderr, result = data.get("stdout"), data.get("stderr"), data.get("result")
     elapsed: Any = data.get("elapsed_s")
+    cpu: Any = data.get("cpu_s")
     left, clean = data.get("left"), data.get("clean")
     if (status not in STATUSES or (code is not None and type(code) is not int)
             or type(stdout) is not str or type(stderr) is not str
             or (result is not None and type(result) is not str)
             or type(elapsed) not in (int, float) or not math.isfinite(elapsed)
+            or type(cpu) not in (int, float) or not math.isfinite(cpu)
             or type(left) is not int or type(clean) is not bool):
         return None
     if status == "exited" and code is None:
         return None
     run = ProgramRun(status, code, stdout, stderr, result if function else None, float(elapsed),
-                  left=left)
+                     float(cpu), left=left)
     if not clean:
         run.detail = "processes of the run outlived the runner's kill"
     return run
@@ -183,7 +195,7 @@ class Runner:
         session = self._ready()
         self.runs += 1
         t0 = time.monotonic()
-        limit = program.time_limit_s + GRACE_S + len(line) / 20e6
+        limit = program.wall_s + GRACE_S + len(line) / 20e6
         try:
             session.send(line, timeout_s=limit)
             data = _reply(session.recv_line(max(0.1, t0 + limit - time.monotonic()),
@@ -212,7 +224,7 @@ class Runner:
         if self._loaded is not self._session:
             request = {"op": "program", "kind": program.kind, "source": program.source,
                        "entry_point": program.entry_point, "memory_mb": program.memory_mb,
-                       "time_limit_s": program.time_limit_s}
+                       "time_limit_s": program.time_limit_s, "wall_limit_s": program.wall_s}
             line = (json.dumps(request, ensure_ascii=True) + "\n").encode("ascii")
             try:
                 self._session.send(line, timeout_s=30)

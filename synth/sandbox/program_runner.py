@@ -10,21 +10,24 @@ Protocol: one JSON object per line, both ways::
 
     runner -> host   {"hello": PROTOCOL, "dumpable": false, "subreaper": true}
     host -> runner   {"op": "program", "kind": "stdin" | "function", "source": TEXT,
-                      "entry_point": NAME | null, "memory_mb": INT, "time_limit_s": FLOAT}
+                      "entry_point": NAME | null, "memory_mb": INT, "time_limit_s": FLOAT,
+                      "wall_limit_s": FLOAT}
     runner -> host   {"loaded": true}
     host -> runner   {"op": "test", "stdin": TEXT, "max_output": INT}        (stdin kind)
                      {"op": "test", "args": JSON, "max_output": INT}         (function kind)
     runner -> host   {"status": "exited" | "timeout" | "overflow", "code": INT | null,
                       "stdout": TEXT, "stderr": TAIL, "result": TEXT | null,
-                      "elapsed_s": FLOAT, "left": INT, "clean": BOOL}
+                      "elapsed_s": FLOAT, "cpu_s": FLOAT, "left": INT, "clean": BOOL}
 
 What a run sees is what a fresh ``python -s -S -B solution.py`` would (the job's environment,
 real descriptors 0, 1 and 2 on pipes, ``__name__ == "__main__"``, ``sys.argv ==
 ["solution.py"]``, fresh globals, its non-daemon threads joined and its ``atexit`` handlers run
 before it ends, the exit status of ``sys.exit`` or 1 with a traceback), under the test's limits:
-``RLIMIT_AS`` of ``memory_mb``, ``RLIMIT_CPU`` of the time limit (+1 s hard), no core files, and a
-wall-clock deadline of ``time_limit_s`` (then its process group and every descendant are
-killed: ``timeout``). Its standard output beyond ``max_output`` bytes kills it too
+``RLIMIT_AS`` of ``memory_mb``, ``RLIMIT_CPU`` of the time limit rounded up + 1 s (SIGXCPU; +1 s
+more, SIGKILL), no core files, and a wall-clock deadline of ``wall_limit_s`` (then its process
+group and every descendant are killed: ``timeout``). ``cpu_s`` is the run's CPU time (user +
+system, from ``wait4``: its own and that of the children it waited for); the host compares it
+with ``time_limit_s``. Its standard output beyond ``max_output`` bytes kills it too
 (``overflow``). A function task's run defines the program as the module ``solution`` (not
 ``__main__``), calls ``entry_point(*args)`` and writes the return value, encoded by
 :func:`synth.values.encode`, as JSON on descriptor 3 (``result``); exit status 3 when the value
@@ -51,6 +54,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import resource
 import select
@@ -122,7 +126,7 @@ def _child(program: dict[str, Any], test: dict[str, Any], fds: tuple[int, int, i
         os.closerange(4 if fds[3] >= 0 else 3, 1 << 16)
         limit = program["memory_mb"] * MB
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        cpu = int(program["time_limit_s"]) + 1
+        cpu = math.ceil(program["time_limit_s"]) + 1
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         function = program["kind"] == "function"
@@ -264,7 +268,7 @@ def _run(program: dict[str, Any], test: dict[str, Any]) -> dict[str, Any]:
     for fd in (in_r, out_w, err_w, res_w):
         if fd >= 0:
             os.close(fd)
-    deadline = start + float(program["time_limit_s"])
+    deadline = start + float(program["wall_limit_s"])
     try:
         pidfd: int | None = os.pidfd_open(pid)
     except (AttributeError, OSError):
@@ -280,7 +284,7 @@ def _run(program: dict[str, Any], test: dict[str, Any]) -> dict[str, Any]:
         writing = None
     else:
         os.set_blocking(in_w, False)
-    status, code = "exited", None
+    status, code, cpu = "exited", None, 0.0
     ended = False
     while not ended:
         now = time.monotonic()
@@ -320,15 +324,17 @@ def _run(program: dict[str, Any], test: dict[str, Any]) -> dict[str, Any]:
                 status = "overflow"
                 ended = True
         if pidfd is None and not ended:
-            done, raw = os.waitpid(pid, os.WNOHANG)
+            done, raw, usage = os.wait4(pid, os.WNOHANG)
             if done:
                 ended, code = True, os.waitstatus_to_exitcode(raw)
+                cpu = usage.ru_utime + usage.ru_stime
     elapsed = time.monotonic() - start
     if status == "exited" and code is None:
         # the main process ended: collect its status, then kill what it left behind
         try:
-            _, raw = os.waitpid(pid, 0)
+            _, raw, usage = os.wait4(pid, 0)
             code = os.waitstatus_to_exitcode(raw)
+            cpu = usage.ru_utime + usage.ru_stime
         except ChildProcessError:
             code = None
     left, clean = _kill_everything(pid)
@@ -360,7 +366,8 @@ def _run(program: dict[str, Any], test: dict[str, Any]) -> dict[str, Any]:
             "stdout": out[: cap + 1].decode("utf-8", "replace"),
             "stderr": err[-STDERR_TAIL:].decode("utf-8", "replace"),
             "result": res.decode("utf-8", "replace") if function and status == "exited" else None,
-            "elapsed_s": round(elapsed, 4), "left": left, "clean": clean}
+            "elapsed_s": round(elapsed, 4), "cpu_s": round(cpu, 4), "left": left,
+            "clean": clean}
 
 
 def _lines() -> Any:

@@ -17,11 +17,13 @@ Scoring one response:
 2. **The runs.** The program runs in a fresh sandboxed runner taken from a warm pool
    (:class:`synth.sandbox.program_pool.ProgramPool`: started ahead of time, never reused for
    another program, never in the trainer's process), once per test, one test at a time, each
-   run under the suite's ``time_limit_s`` (wall clock; the run and everything it started are
-   killed when it passes) and ``memory_mb`` (address space). A stdin program reads the test's
-   ``stdin``; a function program is defined as the module ``solution`` and its
+   run a process of its own under the suite's ``memory_mb`` (address space). A stdin program
+   reads the test's ``stdin``; a function program is defined as the module ``solution`` and its
    ``entry_point`` is called on the test's ``args``. A run passes its test when it ended by
-   itself with exit status 0 and its output passes the judge.
+   itself with exit status 0 within the suite's ``time_limit_s`` of CPU time and its output
+   passes the judge. The time limit is CPU time, as ``synth suite-eval`` and the suite's own
+   measure of its reference count it (fair when runs share a loaded machine); a run is killed
+   after ``2 x time_limit_s + 1`` seconds of wall time, with everything it started.
 3. **The judge** runs on the host, from the run's output and the suite, never in the sandbox
    (no expected output enters it):
 
@@ -30,14 +32,16 @@ Scoring one response:
    * ``value``: the return value equals ``expected`` by the function contract's rule
      (:func:`synth.values.same_value` of the two decoded values);
    * ``check_output``: the bootcamp's own ``check_output(identity, expected, answer)``, through
-     its ``verify_score`` on the output shown as an answer, in the bootcamp's sandboxed worker
-     pool (as the answer reward runs bootcamp code): the test passes on a score of 1.0. A test
-     without an identity (a statement example) cannot be judged by the bootcamp's rule and is
-     not run under this judge.
+     its ``verify_score`` on the output shown as an answer (an output holding the answer tags
+     is shown as an empty answer), in the bootcamp's sandboxed worker pool (as the answer reward
+     runs bootcamp code): the test passes on a score of 1.0. A test without an identity (a
+     statement example, whose expected output is one valid output among several) cannot be
+     judged by the bootcamp's rule, and tokens would reject the other valid outputs: it is not
+     run under this judge, nor counted.
 
    Output beyond a cap fails the test (and stops the run): ``8 x`` the expected output's bytes
-   ``+ 1024`` under ``tokens`` (longer text cannot have the same tokens), at least 1 MB under
-   ``check_output`` and for a return value's JSON.
+   ``+ 1024`` under ``tokens`` (longer text cannot have the same tokens), at least 4 MB under
+   ``check_output`` and for a function's printed output and its return value's JSON.
 4. **The score** is 1.0 when every test passes, else 0.0, and the run stops at the first test
    that fails; with ``fraction=True`` every test runs and the score is the share that passed.
 
@@ -83,7 +87,7 @@ _TEST_KEYS = {"level", "stdin", "args", "expected", "identity"}
 _SHA256 = re.compile(r"[0-9a-f]{64}")
 #: the longest time limit a suite may ask for, per test
 MAX_TIME_LIMIT_S = 600.0
-MIN_CAP = 1_000_000
+MIN_CAP = 4_000_000
 
 
 class JudgeFailure(Exception):
@@ -155,11 +159,11 @@ class Suite:
     entry_point: str | None = None
     sha256: str = ""  # of the ground truth text
 
-    def judged(self) -> list[SuiteTest]:
-        """The tests the judge can decide (all but identity-less ones under check_output)."""
+    def judged(self) -> tuple[SuiteTest, ...]:
+        """The tests the judge decides: all but the identity-less ones under check_output."""
         if self.judge != "check_output":
-            return list(self.tests)
-        return [t for t in self.tests if t.identity is not None]
+            return self.tests
+        return tuple(t for t in self.tests if t.identity is not None)
 
 
 def output_cap(judge: str, expected: Any) -> int:
@@ -272,8 +276,10 @@ def passes_value(expected: Any, result: str | None) -> bool:
 
 
 def shown_as_answer(output: str) -> str:
-    """A program's output as a response the bootcamp's ``verify_score`` reads an answer from."""
-    return f"{ANSWER_OPEN}{output}{ANSWER_CLOSE}"
+    """A program's output as a response the bootcamp's ``verify_score`` reads an answer from
+    (an output that holds the answer tags itself is shown as an empty answer)."""
+    bad = ANSWER_OPEN in output or ANSWER_CLOSE in output
+    return f"{ANSWER_OPEN}{'' if bad else output}{ANSWER_CLOSE}"
 
 
 @dataclass(slots=True)
@@ -284,6 +290,7 @@ class TestOutcome:
     status: str  # the run's status (exited, timeout, overflow, lost)
     code: int | None
     elapsed_s: float
+    cpu_s: float
     detail: str = ""
 
 
@@ -420,9 +427,12 @@ class CodeReward:
                 run = runner.test(stdin=test.stdin, max_output=test.cap)
             else:
                 run = runner.test(args=test.args, max_output=test.cap)
-            passed = run.ok and self._judged(suite, test, run)
+            in_time = run.cpu_s <= suite.time_limit_s
+            passed = run.ok and in_time and self._judged(suite, test, run)
+            detail = run.detail or ("" if in_time else f"{run.cpu_s:.2f} s of CPU > "
+                                    f"{suite.time_limit_s:g} s") or run.stderr[-300:]
             result.outcomes.append(TestOutcome(index, test.level, passed, run.status, run.code,
-                                               run.elapsed_s, run.detail or run.stderr[-300:]))
+                                               run.elapsed_s, run.cpu_s, detail))
             result.passed += passed
             if not passed and not fraction:
                 break
@@ -431,10 +441,10 @@ class CodeReward:
         return result
 
     def _judged(self, suite: Suite, test: SuiteTest, run: ProgramRun) -> bool:
-        if suite.judge == "tokens":
-            return same_tokens(test.expected, run.stdout)
         if suite.judge == "value":
             return passes_value(test.expected, run.result)
+        if suite.judge == "tokens":
+            return same_tokens(test.expected, run.stdout)
         if self.judge is None:
             raise RewardSandboxError("no check_output judge is configured for code rows")
         assert test.identity is not None

@@ -11,20 +11,20 @@ for the slow hostile programs.
 The direct run is this file's own loop, written without the reward's code: the program is
 found by a regular expression; a stdin program runs on the suite's inputs the way the gate runs
 a reference program (``synth.gate.programs.run_program``: a sandbox job per program, each input
-a fresh fork of a warm interpreter; a run that timed out there is run again as a job of its own,
-which kills what the program left behind when it exits, as the reward does), a function program
-in a sandbox job of its own per test (a caller script imports it and calls the entry point); a test passes when its run exited 0, its
-output is within the cap and the judge accepts it (same tokens; the bootcamp's own verify_score,
-loaded in this process; the values equal by the contract's rule). The reward must give the same score, all-or-nothing and
-fraction, on every response; no process of either is left, nothing reached the host's
-loopback listener, and no file appeared outside the sandbox.
+a fresh fork of a warm interpreter, killed at 2 x the time limit + 1 s of wall time; a run that
+timed out there is run again as a job of its own, which kills what the program left behind when
+it exits, as the reward does, under RLIMIT_CPU of the time limit), a function program in a
+sandbox job of its own per test (a caller script imports it and calls the entry point); a test
+passes when its run exited 0, its output is within the cap and the judge accepts it (same
+tokens; the bootcamp's own verify_score, loaded in this process, on the tests that have an
+identity; the values equal by the contract's rule). The reward must give the same
+score, all-or-nothing and fraction, on every response; no process of either is left, nothing
+reached the host's loopback listener, and no file appeared outside the sandbox.
 """
 
 from __future__ import annotations
 
-import json
 import random
-import re
 import secrets
 import socket
 import threading
@@ -35,19 +35,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from code_rows import build_suite, canonical_json, code_row, fenced
+from code_rows import (
+    build_suite,
+    canonical_json,
+    code_row,
+    fenced,
+    reference_passes,
+    reference_program,
+)
 from helpers import assert_no_leftovers
 
-from synth.gate.programs import run_program
 from synth.library import Library
 from synth.sandbox import get_backend
-from synth.sandbox.base import Limits, Outcome, SandboxJob
 from synth.training.reward import make_compute_score
-from synth.values import decode, same_value
 
 LOYAL = "codecontests_06_c_divisors_loyal_to_their_digits"
 BULBS = "codecontests_16_f_bulbs_without_long_glows"
-VALUES_SOURCE = (Path(__file__).resolve().parents[2] / "synth" / "values.py").read_text("utf-8")
 RESPONSES = 500
 pytestmark = [pytest.mark.timeout(900), pytest.mark.slow]
 
@@ -188,95 +191,6 @@ def _wrap(rng: random.Random, program: str, other: str) -> str:
     ])()
 
 
-# -- the direct run -----------------------------------------------------------------------------
-
-FENCE = re.compile(r"^[ \t]{0,3}(`{3,})[ \t]*([^`\n]*)\n(.*?)^[ \t]{0,3}\1`*[ \t]*$", re.M | re.S)
-CALLER = """import json, sys
-from synth.values import decode, encode
-request = json.loads(sys.stdin.read())
-args = decode(request["args"])
-import solution
-value = getattr(solution, request["entry"])(*args)
-sys.stdout.write("\\n@@RESULT@@" + json.dumps(encode(value), allow_nan=False) + "\\n")
-"""
-
-
-def reference_program(response: Any) -> str | None:
-    if not isinstance(response, str):
-        return None
-    text = response.replace("\r\n", "\n")
-    programs = [m.group(3) for m in FENCE.finditer(text + "\n")
-                if (m.group(2).split() or [""])[0].lower() in ("", "python", "python3", "py")]
-    if not programs or not programs[-1].strip():
-        return None
-    try:
-        programs[-1].encode("utf-8")
-    except UnicodeEncodeError:
-        return None
-    return programs[-1]
-
-
-def reference_cap(judge: str, expected: Any) -> int:
-    size = len((json.dumps(expected) if judge == "value" else expected).encode("utf-8"))
-    return 8 * size + 1024 if judge == "tokens" else max(1_000_000, 8 * size + 1024)
-
-
-def _alone(backend: Any, suite: dict[str, Any], program: str, stdin: str) -> dict[str, Any]:
-    run = backend.run(SandboxJob(files={"solution.py": program}, argv=["solution.py"], stdin=stdin),
-                      Limits(wall_s=suite["time_limit_s"], cpu_s=suite["time_limit_s"] + 1,
-                             memory_mb=suite["memory_mb"], pids=32, max_output_bytes=32_000_000))
-    return {"stdout": run.stdout, "code": 0 if run.outcome is Outcome.PASSED else 1}
-
-
-def reference_passes(backend: Any, oracle: Any, suite: dict[str, Any], program: str) -> list[bool]:
-    """One verdict per judged test. A stdin program runs as the gate runs a reference program
-    (synth.gate.programs.run_program: one sandbox job, each input a fresh fork of a warm
-    interpreter); a function program runs in a sandbox job of its own per test, imported by a
-    caller script."""
-    tests = [t for t in suite["tests"]
-             if suite["judge"] != "check_output" or t["identity"] is not None]
-    if suite["kind"] == "stdin":
-        runs = run_program(backend, program, [t["stdin"] for t in tests],
-                           timeout_s=suite["time_limit_s"], memory_mb=suite["memory_mb"],
-                           role="agreement").outputs
-        if runs is None:  # the job as a whole died (a memory hog fills its cgroup): one job a test
-            runs = [_alone(backend, suite, program, t["stdin"]) for t in tests]
-        # run-many waits for the pipes a leftover process holds (a daemon): such a run, and any
-        # other that timed out, is decided by a job of its own, which kills what the program
-        # left behind when it exits (the sandbox's rule, and the reward's)
-        runs = [_alone(backend, suite, program, t["stdin"]) if r["code"] is None else r
-                for t, r in zip(tests, runs, strict=True)]
-        out = []
-        for test, run in zip(tests, runs, strict=True):
-            cap = reference_cap(suite["judge"], test["expected"])
-            ok = run["code"] == 0 and len(run["stdout"].encode("utf-8", "surrogatepass")) <= cap
-            if suite["judge"] == "tokens":
-                ok = ok and run["stdout"].split() == test["expected"].split()
-            else:
-                ok = ok and oracle(suite["bootcamp"]).verify_score(
-                    f"<answer>{run['stdout']}</answer>", test["identity"]) == 1.0
-            out.append(ok)
-        return out
-    out = []
-    limits = Limits(wall_s=suite["time_limit_s"], cpu_s=suite["time_limit_s"] + 1,
-                    memory_mb=suite["memory_mb"], pids=32, file_size_mb=16, open_files=128,
-                    max_output_bytes=32_000_000)
-    for test in tests:
-        job = SandboxJob(files={"solution.py": program, "call.py": CALLER,
-                                "synth/__init__.py": "", "synth/values.py": VALUES_SOURCE},
-                         argv=["call.py"], stdin=json.dumps({"args": test["args"],
-                                                             "entry": suite["entry_point"]}))
-        run = backend.run(job, limits)
-        cap = reference_cap(suite["judge"], test["expected"])
-        lines = [x for x in run.stdout.split("\n") if x.startswith("@@RESULT@@")]
-        result = lines[-1][len("@@RESULT@@"):] if lines else None
-        printed = len(run.stdout.encode("utf-8")) - (len(lines[-1]) + 2 if lines else 0)
-        out.append(run.outcome is Outcome.PASSED and result is not None and len(result) <= cap
-                   and printed <= cap
-                   and same_value(decode(test["expected"]), decode(json.loads(result))))
-    return out
-
-
 # -- the test -----------------------------------------------------------------------------------
 
 
@@ -326,7 +240,7 @@ def test_the_reward_agrees_with_a_direct_run_of_the_suite(code_library: Library,
         "toy_two_summands": build_suite(code_library, "toy_two_summands", {"easy": 2, "hard": 3},
                                         examples=[("5\n", "1 4")]),
         "toy_min_max": build_suite(code_library, "toy_min_max", {"easy": 2, "hard": 3}),
-        "slow": build_suite(code_library, BULBS, {"easy": 2}),
+        "slow": build_suite(code_library, BULBS, {"easy": 2}, time_limit_s=0.5),
     }
     attacks = {name: text.format(secret=str(secret), port=listener.port, marker=marker,
                                  outside=str(outside), repo_file=str(repo_file))

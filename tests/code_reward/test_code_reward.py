@@ -102,6 +102,28 @@ def test_tokens_judge_right_wrong_and_no_code(score: Any, code_library: Library)
     assert _call(score, row, fenced("print('\ud800')")) == 0.0  # text no file can hold
 
 
+def test_the_time_limit_is_cpu_time(score: Any, code_library: Library) -> None:
+    suite = build_suite(code_library, LOYAL, {"easy": 2}, time_limit_s=0.5)
+    row = code_row(suite)
+    # sleeping costs no CPU: a run that sleeps past the limit (but not past the wall limit of
+    # 2 x 0.5 + 1 s) passes; one that computes past it fails; one that sleeps forever is killed
+    sleepy = "import time\ntime.sleep(0.8)\n" + RIGHT_LOYAL
+    busy = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.8:\n    pass\n" + RIGHT_LOYAL
+    assert _call(score, row, fenced(sleepy)) == 1.0
+    evaluated = score._code_reward().evaluate(row["data_source"], fenced(busy),
+                                             row["reward_model"]["ground_truth"])
+    first = evaluated.outcomes[0]
+    assert evaluated.score == 0.0
+    # over the CPU limit; or, on a machine too loaded to give it 0.8 s of CPU in 2 s, killed
+    assert (first.cpu_s > 0.5 and "s of CPU >" in first.detail) or first.status == "timeout"
+    t0 = time.monotonic()
+    evaluated = score._code_reward().evaluate(
+        row["data_source"], fenced("import time\ntime.sleep(60)\n"),
+        row["reward_model"]["ground_truth"], fraction=True)
+    assert [o.status for o in evaluated.outcomes] == ["timeout", "timeout"]
+    assert time.monotonic() - t0 < 2 * 2.0 + 5.0
+
+
 def test_fraction_is_the_share_of_tests_passed(score: Any, code_library: Library) -> None:
     suite = build_suite(code_library, LOYAL, {"easy": 4})
     # a program right on two tests only
@@ -121,8 +143,7 @@ def test_fraction_is_the_share_of_tests_passed(score: Any, code_library: Library
 
 
 def test_check_output_accepts_every_valid_output(score: Any, code_library: Library) -> None:
-    row = _row(code_library, "toy_two_summands", {"easy": 3, "hard": 3},
-               examples=[("5\n", "1 4\n")])
+    row = _row(code_library, "toy_two_summands", {"easy": 3, "hard": 3})
     suite = json.loads(row["reward_model"]["ground_truth"])
     assert all(t["expected"].startswith("1 ") for t in suite["tests"])
     reference_style = "n = int(input())\nprint(1, n - 1)\n"
@@ -133,10 +154,16 @@ def test_check_output_accepts_every_valid_output(score: Any, code_library: Libra
     assert _call(score, row, fenced(as_lines)) == 1.0
     assert _call(score, row, fenced("n = int(input())\nprint(0, n)\n")) == 0.0
     assert _call(score, row, fenced("n = int(input())\nprint(n // 2, n - n // 2 + 1)\n")) == 0.0
-    # the example has no identity: it is not judged (6 judged tests, not 7)
-    evaluated = score._code_reward().evaluate(row["data_source"], fenced(other_style),
-                                             row["reward_model"]["ground_truth"])
-    assert evaluated.total == 6 and evaluated.passed == 6
+    # an output holding the answer tags is shown as an empty answer
+    assert _call(score, row, fenced(
+        "n = int(input())\nprint('<answer>', 1, n - 1, '</answer>')\n")) == 0.0
+    # an example has no identity: the bootcamp's rule cannot judge it, and tokens would reject
+    # the other valid outputs ("2 3" for 5): it is not run (3 judged tests, not 4)
+    with_example = _row(code_library, "toy_two_summands", {"easy": 3}, examples=[("5\n", "1 4")])
+    evaluated = score._code_reward().evaluate(with_example["data_source"], fenced(other_style),
+                                             with_example["reward_model"]["ground_truth"])
+    assert evaluated.score == 1.0 and evaluated.total == 3 and evaluated.passed == 3
+    assert [o.level for o in evaluated.outcomes] == ["easy"] * 3
 
 
 def test_value_judge_by_the_function_contract(score: Any, code_library: Library) -> None:
@@ -179,9 +206,8 @@ def test_broken_data_raises(score: Any, code_library: Library) -> None:
     assert "judge" in bad(row["data_source"], canonical_json({**suite, "judge": "value"}))
     no_tests = canonical_json({**suite, "tests": []})
     assert "tests" in bad(row["data_source"], no_tests)
-    examples_only = canonical_json({**build_suite(code_library, "toy_two_summands", {},
-                                                  examples=[("5\n", "1 4")]),
-                                    "judge": "check_output"})
+    examples_only = canonical_json(build_suite(code_library, "toy_two_summands", {},
+                                               examples=[("5\n", "1 4")]))
     assert "identity" in bad("code/toy_two_summands", examples_only)
     with pytest.raises(RewardDataError):
         parse_suite(row["data_source"], json.dumps({**suite, "tests": [{"level": "x"}]}))

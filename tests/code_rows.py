@@ -2,18 +2,22 @@
 (what ``synth export --format code`` writes), from a library's compiled or function bootcamp
 loaded INTO THIS PROCESS (trusted: the test's own library). Plus two toy bootcamps the shipped
 library lacks: a stdin task with several valid outputs (judged by its ``check_output``) and a
-function task (judged by value)."""
+function task (judged by value). And the direct run of a suite the reward is compared with
+(:func:`direct_score`): written without the reward's code."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 from synth.bootcamp import CompiledBootcamp, FunctionBootcamp
+from synth.gate.programs import run_program
 from synth.library import Library
-from synth.values import encode, parse
+from synth.sandbox.base import Limits, Outcome, SandboxJob
+from synth.values import decode, encode, parse, same_value
 
 TWO_SUMMANDS = '''"""Toy compiled bootcamp for tests: two positive summands of n (any pair is accepted)."""
 
@@ -161,3 +165,111 @@ def code_row(suite: dict[str, Any], index: int = 0, split: str = "train",
 
 def fenced(program: str, lang: str = "python") -> str:
     return f"Here is my solution.\n\n```{lang}\n{program.rstrip()}\n```\n"
+
+
+# -- the direct run: the tests' own scoring of a response, written without the reward's code -----
+
+VALUES_SOURCE = (Path(__file__).resolve().parents[1] / "synth" / "values.py").read_text("utf-8")
+
+FENCE = re.compile(r"^[ \t]{0,3}(`{3,})[ \t]*([^`\n]*)\n(.*?)^[ \t]{0,3}\1`*[ \t]*$", re.M | re.S)
+CALLER = """import json, sys
+from synth.values import decode, encode
+request = json.loads(sys.stdin.read())
+args = decode(request["args"])
+import solution
+value = getattr(solution, request["entry"])(*args)
+sys.stdout.write("\\n@@RESULT@@" + json.dumps(encode(value), allow_nan=False) + "\\n")
+"""
+
+
+def reference_program(response: Any) -> str | None:
+    if not isinstance(response, str):
+        return None
+    text = response.replace("\r\n", "\n")
+    programs = [m.group(3) for m in FENCE.finditer(text + "\n")
+                if (m.group(2).split() or [""])[0].lower() in ("", "python", "python3", "py")]
+    if not programs or not programs[-1].strip():
+        return None
+    try:
+        programs[-1].encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    return programs[-1]
+
+
+def reference_cap(judge: str, expected: Any) -> int:
+    size = len((json.dumps(expected) if judge == "value" else expected).encode("utf-8"))
+    return 8 * size + 1024 if judge == "tokens" else max(4_000_000, 8 * size + 1024)
+
+
+def _limits(suite: dict[str, Any]) -> Limits:
+    """A test's job: killed at 2 x the time limit + 1 s of wall time, or at the time limit of
+    CPU time (RLIMIT_CPU)."""
+    return Limits(wall_s=2 * suite["time_limit_s"] + 1, cpu_s=suite["time_limit_s"],
+                  memory_mb=suite["memory_mb"], pids=32, file_size_mb=16, open_files=128,
+                  max_output_bytes=32_000_000)
+
+
+def _alone(backend: Any, suite: dict[str, Any], program: str, stdin: str) -> dict[str, Any]:
+    run = backend.run(SandboxJob(files={"solution.py": program}, argv=["solution.py"],
+                                 stdin=stdin), _limits(suite))
+    return {"stdout": run.stdout, "code": 0 if run.outcome is Outcome.PASSED else 1}
+
+
+def reference_passes(backend: Any, oracle: Any, suite: dict[str, Any], program: str) -> list[bool]:
+    """One verdict per judged test. A stdin program runs as the gate runs a reference program
+    (synth.gate.programs.run_program: one sandbox job, each input a fresh fork of a warm
+    interpreter); a function program runs in a sandbox job of its own per test, imported by a
+    caller script."""
+    tests = [t for t in suite["tests"]  # an example cannot be judged by check_output: not run
+             if suite["judge"] != "check_output" or t["identity"] is not None]
+    if suite["kind"] == "stdin":
+        runs = run_program(backend, program, [t["stdin"] for t in tests],
+                           timeout_s=2 * suite["time_limit_s"] + 1, memory_mb=suite["memory_mb"],
+                           role="agreement").outputs
+        if runs is None:  # the job as a whole died (a memory hog fills its cgroup): one job a test
+            runs = [_alone(backend, suite, program, t["stdin"]) for t in tests]
+        # run-many waits for the pipes a leftover process holds (a daemon): such a run, and any
+        # other that timed out, is decided by a job of its own, which kills what the program
+        # left behind when it exits (the sandbox's rule, and the reward's)
+        runs = [_alone(backend, suite, program, t["stdin"]) if r["code"] is None else r
+                for t, r in zip(tests, runs, strict=True)]
+        out = []
+        for test, run in zip(tests, runs, strict=True):
+            cap = reference_cap(suite["judge"], test["expected"])
+            ok = run["code"] == 0 and len(run["stdout"].encode("utf-8", "surrogatepass")) <= cap
+            if suite["judge"] == "tokens":
+                ok = ok and run["stdout"].split() == test["expected"].split()
+            else:
+                shown = "" if "<answer>" in run["stdout"] or "</answer>" in run["stdout"] \
+                    else run["stdout"]
+                ok = ok and oracle(suite["bootcamp"]).verify_score(
+                    f"<answer>{shown}</answer>", test["identity"]) == 1.0
+            out.append(ok)
+        return out
+    out = []
+    for test in tests:
+        job = SandboxJob(files={"solution.py": program, "call.py": CALLER,
+                                "synth/__init__.py": "", "synth/values.py": VALUES_SOURCE},
+                         argv=["call.py"], stdin=json.dumps({"args": test["args"],
+                                                             "entry": suite["entry_point"]}))
+        run = backend.run(job, _limits(suite))
+        cap = reference_cap(suite["judge"], test["expected"])
+        lines = [x for x in run.stdout.split("\n") if x.startswith("@@RESULT@@")]
+        result = lines[-1][len("@@RESULT@@"):] if lines else None
+        printed = len(run.stdout.encode("utf-8")) - (len(lines[-1]) + 2 if lines else 0)
+        out.append(run.outcome is Outcome.PASSED and result is not None and len(result) <= cap
+                   and printed <= cap
+                   and same_value(decode(test["expected"]), decode(json.loads(result))))
+    return out
+
+
+def direct_score(backend: Any, library: Library, suite: dict[str, Any], response: Any,
+                 fraction: bool = False) -> float:
+    """A response's score by the direct run: its program (:func:`reference_program`) on every
+    test the judge decides (:func:`reference_passes`), all-or-nothing or the share passed."""
+    program = reference_program(response)
+    if program is None:
+        return 0.0
+    passes = reference_passes(backend, library.load_bootcamp, suite, program)
+    return sum(passes) / len(passes) if fraction else float(all(passes))
