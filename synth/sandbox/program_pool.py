@@ -250,9 +250,10 @@ class Runner:
 
 
 def _reply_cap(max_output: int) -> int:
-    """Longest reply line for a test whose output cap is ``max_output``: every byte of the
-    output and of the stderr tail escaped (``\\uXXXX``), plus the result (capped alike)."""
-    return 12 * (max_output + 1) + 6 * 4000 + 4096
+    """Longest reply line for a test whose output cap is ``max_output``: the output escaped
+    (at most 12 bytes a byte: ``\\uXXXX`` pairs), the result (at most the cap, escaped: 2
+    bytes a byte), the stderr tail escaped, and the rest of the line."""
+    return 14 * (max_output + 1) + 12 * 4000 + 4096
 
 
 _live: weakref.WeakSet[ProgramPool] = weakref.WeakSet()

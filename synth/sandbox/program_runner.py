@@ -169,11 +169,6 @@ def _child(program: dict[str, Any], test: dict[str, Any], fds: tuple[int, int, i
                     while data:
                         data = data[os.write(3, data) :]
                     os.close(3)
-            main = threading.main_thread()
-            for thread in threading.enumerate():
-                if thread is not main and not thread.daemon:
-                    thread.join()
-            atexit._run_exitfuncs()
         except SystemExit as exc:
             status = status or _exit_status(exc.code)
         except BaseException as exc:  # the program's own error: its traceback, status 1
@@ -182,6 +177,14 @@ def _child(program: dict[str, Any], test: dict[str, Any], fds: tuple[int, int, i
                 tb = tb.tb_next
             traceback.print_exception(type(exc), exc, tb)
             status = 1
+        try:  # the interpreter's shutdown: non-daemon threads joined, then atexit handlers
+            main = threading.main_thread()
+            for thread in threading.enumerate():
+                if thread is not main and not thread.daemon:
+                    thread.join()
+            atexit._run_exitfuncs()
+        except BaseException:
+            status = status or 1
         for out in (sys.stdout, sys.stderr):
             try:
                 out.flush()
