@@ -6,6 +6,7 @@ raising RewardSandboxError, a defective check_output as a finding, quarantine.""
 from __future__ import annotations
 
 import json
+import logging
 import time
 from pathlib import Path
 from typing import Any
@@ -244,7 +245,8 @@ def test_a_sandbox_that_cannot_run_raises(code_library: Library) -> None:
         code.close()
 
 
-def test_a_raising_check_output_is_a_finding_and_quarantine_refuses(tmp_path: Path) -> None:
+def test_a_raising_check_output_is_a_finding_and_quarantine_refuses(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     crashy = TWO_SUMMANDS.replace("TwoSummandsBootcamp", "CrashySummandsBootcamp").replace(
         "        parts = answer.split()\n",
         "        if answer.startswith('7'):\n            raise RuntimeError('checker bug')\n"
@@ -258,8 +260,10 @@ def test_a_raising_check_output_is_a_finding_and_quarantine_refuses(tmp_path: Pa
     try:
         assert _call(scorer, row, fenced("n = int(input())\nprint(1, n - 1)\n")) == 1.0
         assert reward.FINDINGS["crashy_summands"] == findings
-        assert _call(scorer, row, fenced("n = int(input())\nprint(7, n - 7)\n")) == 0.0
+        with caplog.at_level(logging.ERROR, logger="synth.training.reward"):
+            assert _call(scorer, row, fenced("n = int(input())\nprint(7, n - 7)\n")) == 0.0
         assert reward.FINDINGS["crashy_summands"] == findings + 1
+        assert "checker bug" in caplog.text and "code/crashy_summands" in caplog.text
         scorer.quarantined["crashy_summands"] = reward.Quarantine(
             bootcamp="crashy_summands", finding="test", case="{}")
         assert _call(scorer, row, fenced("n = int(input())\nprint(1, n - 1)\n")) == 0.0

@@ -5,7 +5,7 @@ secrets, call the host's loopback, fork bombs, sleep forever, huge output, memor
 outside, kill the parent and everything else, leave a daemon, escalate privileges, ...) are turned
 into programs -- the corpus file without its bootcamp class, then ``attack()`` -- and each runs in
 a runner of the code reward's pool (synth.sandbox.program_pool) on process, bwrap and docker,
-with the corpus's own checks where they apply: the run ends in the time limit plus slack, no
+with the corpus's own checks where they apply: the run ends in its wall limit plus slack, no
 process carrying the run's marker or the pool's label is left, nothing is written outside the
 sandbox, neither the parent's OPENAI_API_KEY nor a root-only secret appears in the output,
 nothing reaches a listener on the host's 127.0.0.1.
@@ -46,6 +46,7 @@ SKIP = {"monkeypatch_base", "verify_override"}
 CORPUS = [p for p in sorted(CORPUS_DIR.glob("*.py"))
           if not p.name.startswith(("_", "gate_")) and p.stem not in SKIP]
 TIME_LIMIT_S = 1.0
+WALL_S = 2 * TIME_LIMIT_S + 1  # a run is killed after this much wall time
 SLACK_S = 6.0  # runner kill and drain, a loaded 2-core machine
 LOYAL = "codecontests_06_c_divisors_loyal_to_their_digits"
 pytestmark = pytest.mark.timeout(600)
@@ -164,7 +165,7 @@ def test_corpus_attack_as_a_program_is_contained(path: Path, backend: Backend, t
         pool.close()
     summary = f"{run.status} {run.code} {run.detail!r}\nstdout: {run.stdout[-600:]}\nstderr: {run.stderr[-600:]}"
     assert allowed(header(src, "expect"), run), summary
-    assert elapsed <= TIME_LIMIT_S + SLACK_S + (GRACE_S if run.status == "lost" else 0), (
+    assert elapsed <= WALL_S + SLACK_S + (GRACE_S if run.status == "lost" else 0), (
         f"took {elapsed:.1f}s\n{summary}")
     assert_no_leftovers(marker)
     assert_no_leftovers(label)
@@ -260,7 +261,7 @@ def test_program_attacks_on_the_runner_fail_and_are_contained(code_library: Libr
         result = evaluate(_hand_suite(code_library, [("1\n", "1"), ("2\n", "2")]), STOP_RUNNER)
         elapsed = time.monotonic() - t0
         assert result.score == 0.0 and [o.status for o in result.outcomes] == ["lost"] * 2
-        assert elapsed < 2 * (TIME_LIMIT_S + GRACE_S) + SLACK_S, elapsed
+        assert elapsed < 2 * (WALL_S + GRACE_S) + SLACK_S, elapsed
 
         # another test's expected output is nowhere in the run's memory; its own input is
         suite = _hand_suite(code_library, [(f"{probe}\n", secret), (f"{probe}\n", secret)])
