@@ -478,6 +478,13 @@ class CompiledBootcamp(BaseBootcamp):
     REFERENCE_PROGRAM: ClassVar[str] = ""
     #: The task's problem text (set by ``synth.compiled.assemble``; never written by hand).
     TASK_TEXT: ClassVar[str] = ""
+    #: The *stress* level: one more set of ``__init__`` parameters, like a ``LEVELS`` entry,
+    #: at the statement's limits (the largest sizes and values its Input section allows). Only
+    #: code test suites use it (``synth export --format code``: inputs that catch a program too
+    #: slow by a factor); reasoning prompts never do. The gate checks its inputs like the
+    #: levels' (``inputs``: statement, validator, and the reference finishes on them). None:
+    #: the bootcamp has no stress tests.
+    STRESS: ClassVar[dict[str, Any] | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

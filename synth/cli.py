@@ -16,6 +16,7 @@ from synth.commands import report as report_cmd
 from synth.commands import review as review_cmd
 from synth.commands import run as run_cmd
 from synth.commands import sources as sources_cmd
+from synth.commands import suite_eval as suite_eval_cmd
 
 app = typer.Typer(
     name="synth",
@@ -47,6 +48,11 @@ app.add_typer(library_cmd.app, name="library", help="List, show and add bootcamp
 app.command("export", help="Write seeded, split-disjoint training data (verl rows).")(
     export_cmd.export_command
 )
+app.command(
+    "suite-eval",
+    help="Measure compiled bootcamps' code test suites on labelled solutions: TPR and TNR of "
+    "the examples, the suite without stress and the full suite; catches; a minimised suite.",
+)(suite_eval_cmd.suite_eval_command)
 app.command(
     "calibrate",
     help="Measure a bootcamp's per-level pass rates against a solver (all K answers, 95% Wilson "

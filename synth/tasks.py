@@ -30,6 +30,7 @@ __all__ = [
     "ID_PATTERN",
     "MAX_STATEMENT_CHARS",
     "Example",
+    "IncorrectProgram",
     "LoadSummary",
     "Provenance",
     "ReferenceProgram",
@@ -116,6 +117,17 @@ class ReferenceProgram(BaseModel):
     verified: bool = False
 
 
+class IncorrectProgram(BaseModel):
+    """A submission the dataset labels incorrect (CodeContests' ``incorrect_solutions``): kept
+    to measure test suites on real wrong programs (``synth suite-eval``); never an oracle, never
+    shown to a model."""
+
+    model_config = _STRICT
+
+    language: Literal["python3"]
+    code: str
+
+
 class TaskMetadata(BaseModel):
     """Descriptive facts about a task; every field is optional."""
 
@@ -160,6 +172,9 @@ class TaskDescription(BaseModel):
     notes: str | None = None
     examples: list[Example] = Field(default_factory=list)
     references: list[ReferenceProgram] = Field(default_factory=list)
+    #: the dataset's incorrect submissions, when it has them (left out of the content hash
+    #: while empty, so that a task without them hashes as it did before they were kept)
+    incorrect_solutions: list[IncorrectProgram] = Field(default_factory=list)
     tests: TestSuite = Field(default_factory=lambda: TestSuite())
     metadata: TaskMetadata = Field(default_factory=lambda: TaskMetadata())
     provenance: Provenance
@@ -285,6 +300,8 @@ def make_task_id(source: str, name: str, statement: str | None = None) -> str:
 def content_hash(task: TaskDescription) -> str:
     """sha256 of the canonical JSON of a task's content (everything except provenance)."""
     data = task.model_dump(mode="json", exclude={"provenance"})
+    if not data.get("incorrect_solutions"):
+        data.pop("incorrect_solutions", None)
     canon = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(canon.encode("utf-8")).hexdigest()
 

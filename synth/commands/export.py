@@ -27,7 +27,9 @@ def export_command(
     level: Annotated[str | None, typer.Option(help="Only this level (default: cycle levels).")] = None,
     seed: Annotated[int, typer.Option(help="Export seed; same seed, same bytes.")] = 0,
     fmt: Annotated[str, typer.Option(
-        "--format", help="jsonl | parquet (verl) | hf (a Hugging Face dataset, save_to_disk)")] = "jsonl",
+        "--format", help="jsonl | parquet (verl) | hf (a Hugging Face dataset, save_to_disk) | "
+        "code | code-parquet (one code row per compiled bootcamp: its prompt asks for a program, "
+        "its ground truth is the bootcamp's test suite; jsonl or parquet)")] = "jsonl",
     curriculum: Annotated[bool, typer.Option(
         "--curriculum", help="Order train rows easy to hard by the library's per-level pass "
         "rates; writes curriculum.json with what each rate rests on.")] = False,
@@ -46,7 +48,28 @@ def export_command(
     ray_address: Annotated[str | None, typer.Option(
         "--ray-address", help="The Ray cluster for --executor ray (default: RAY_ADDRESS, "
         "else a new local Ray).")] = None,
+    tests_per_level: Annotated[int, typer.Option(
+        "--tests-per-level", help="--format code: cases drawn per LEVELS level for each suite.")] = 10,
+    stress_tests: Annotated[int, typer.Option(
+        "--stress-tests", help="--format code: cases drawn from the class's STRESS preset "
+        "(a class without STRESS has none).")] = 5,
+    test_share: Annotated[float, typer.Option(
+        "--test-share", help="--format code: share of the compiled bootcamps whose row goes to "
+        "the test split (chosen by the seed).")] = 0.0,
 ) -> None:
+    if fmt in ("code", "code-parquet"):
+        unused = [flag for flag, used in (("--level", level is not None),
+                                          ("--curriculum", curriculum),
+                                          ("--executor ray", executor != "local"),
+                                          ("--ray-address", ray_address is not None)) if used]
+        if unused:
+            err.print(f"[bold red]error:[/] {', '.join(unused)} does not apply to --format {fmt} "
+                      "(one row per compiled bootcamp; --per-bootcamp and --test-per-bootcamp do "
+                      "not apply either: see --tests-per-level, --stress-tests, --test-share)")
+            raise typer.Exit(2)
+        _export_code(out, library, seed, "parquet" if fmt == "code-parquet" else "jsonl",
+                     bootcamp, sandbox, tests_per_level, stress_tests, test_share)
+        return
     from pydantic import ValidationError
     from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -158,3 +181,64 @@ def _print_curriculum(levels: list[LevelDifficulty]) -> None:
     for d in levels:
         if note := d.note():
             err.print(f"[yellow]note:[/] {note}", soft_wrap=True, highlight=False)
+
+
+def _export_code(out: Path, library: Path | None, seed: int, file_format: str,
+                 bootcamps: list[str] | None, sandbox: str, tests_per_level: int,
+                 stress_tests: int, test_share: float) -> None:
+    """``--format code``: :func:`synth.suites.export.export_code` and its table."""
+    from pydantic import ValidationError
+    from rich.markup import escape
+
+    from synth.library import LibraryError
+    from synth.sandbox import SandboxUnavailableError
+    from synth.suites.build import BuildError
+    from synth.suites.export import CodeExportConfig, export_code
+
+    try:
+        cfg = CodeExportConfig(out=out, library=library, bootcamps=bootcamps or None, seed=seed,
+                               format=file_format,  # type: ignore[arg-type]
+                               sandbox=sandbox,  # type: ignore[arg-type]
+                               tests_per_level=tests_per_level, stress_tests=stress_tests,
+                               test_share=test_share)
+    except ValidationError as exc:
+        err.print(f"[bold red]error:[/] invalid option: {exc.errors()[0]['msg']} "
+                  f"({exc.errors()[0]['loc']})")
+        raise typer.Exit(2) from exc
+    try:
+        summary = export_code(cfg, lambda line: err.print(escape(line), highlight=False))
+    except BuildError as exc:
+        err.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True, highlight=False)
+        if exc.traceback:
+            err.print(exc.traceback.rstrip()[-1500:], markup=False, highlight=False)
+        err.print("nothing was written", highlight=False)
+        raise typer.Exit(2) from exc
+    except (SandboxUnavailableError, LibraryError, ValueError) as exc:
+        err.print(f"[bold red]error:[/] {escape(str(exc))}", soft_wrap=True)
+        raise typer.Exit(2) from exc
+    table = Table(title=f"code rows to {out}")
+    headers = ("bootcamp", "tests", "per level", "left out", "limit s")
+    rows = []
+    for name, r in summary.built.items():
+        dropped = r.dropped()
+        rows.append([name, str(r.tests), " ".join(f"{lv} {s.kept}" for lv, s in r.levels.items()),
+                     f"dup {dropped['duplicates']}, rejected {dropped['rejected']}, reference "
+                     f"failed {dropped['reference_failed']}", f"{r.time_limit_s:g}"])
+    add_columns(table, headers, rows, tests={"justify": "right"}, **{"limit s": {"justify": "right"}})
+    for row in rows:
+        table.add_row(*row)
+    err.print(table)
+    for name, r in summary.built.items():
+        if r.stress is None:
+            err.print(f"[yellow]note:[/] {escape(name)}: no STRESS preset, so no stress tests",
+                      highlight=False)
+        for line in r.rejected[:3]:
+            err.print(f"  {escape(name)} left out an input: {escape(line)}", highlight=False)
+        for line in r.example_disagreements[:3]:
+            err.print(f"[yellow]warning:[/] {escape(name)}: an example: {escape(line)}",
+                      highlight=False)
+    for name, why in summary.skipped.items():
+        err.print(f"skipped {escape(name)}: {escape(why)}", highlight=False)
+    err.print(f"wrote {summary.rows['train']} train and {summary.rows['test']} test code rows in "
+              f"{summary.elapsed_s:.2f}s ({summary.backend} backend): {', '.join(summary.files)}",
+              highlight=False)

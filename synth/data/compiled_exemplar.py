@@ -21,6 +21,8 @@ class StrangersToMBootcamp(CompiledBootcamp):
         "medium": {"queries": 4, "max_n": 10**4, "max_m": 1000},
         "hard": {"queries": 6, "max_n": 10**12, "max_m": 10**6},
     }
+    # the statement's limits: for code test suites only, never in a prompt
+    STRESS: ClassVar[dict[str, Any]] = {"queries": 10, "max_n": 10**18, "max_m": 10**10}
 
     def __init__(self, seed: int | None = None, queries: int = 4, max_n: int = 10**4,
                  max_m: int = 1000) -> None:

@@ -115,8 +115,10 @@ class Candidate:
                           finding="protocol")
         return handle
 
-    def generate(self, handle: int, limit: float, reseed: int | None = None) -> tuple[str, float]:
-        """The next case of an instance as canonical JSON text, checked here."""
+    def generate(self, handle: int, limit: float, reseed: int | None = None,
+                 cap: int = MAX_TEXT) -> tuple[str, float]:
+        """The next case of an instance as canonical JSON text (at most ``cap`` characters),
+        checked here."""
         params: dict[str, Any] = {"handle": handle}
         if reseed is not None:
             params["reseed"] = reseed
@@ -136,7 +138,7 @@ class Candidate:
             self.converted_count += 1
             if len(self.converted) < KEPT:
                 self.converted.append((text, str(value["converted"])[:400]))
-        if type(text) is not str or len(text) > MAX_TEXT:
+        if type(text) is not str or len(text) > cap:
             raise Failure("failed", "the case is not JSON text of a bounded size")
         try:
             case = json.loads(text)
@@ -149,11 +151,12 @@ class Candidate:
             raise Failure("failed", "the case changes in a JSON round trip", case=text[:2000])
         return text, dt
 
-    def text(self, method: str, case: str, limit: float, what: str) -> tuple[str, float]:
+    def text(self, method: str, case: str, limit: float, what: str,
+             cap: int = MAX_TEXT) -> tuple[str, float]:
         value, dt = self.ask(method, {"case_text": case}, limit)
         if type(value) is not str:
             raise Failure("failed", f"{what} returned {_describe(value)}, not a str")
-        if len(value) > MAX_TEXT:
+        if len(value) > cap:
             raise Failure("failed", f"{what} returned {len(value)} chars")
         return value, dt
 
@@ -164,8 +167,10 @@ class Candidate:
         return self.text("answer", case, limit,
                          "reference_answer (the text inside the answer tags)")
 
-    def stdin(self, case: str, limit: float = 2.0) -> tuple[str, float]:
-        return self.text("stdin", case, limit, "render_stdin")
+    def stdin(self, case: str, limit: float = 2.0, cap: int = MAX_TEXT) -> tuple[str, float]:
+        """``render_stdin(case)``; ``cap``: the most characters taken (a STRESS input at a
+        statement's limits is larger than any prompt's)."""
+        return self.text("stdin", case, limit, "render_stdin", cap)
 
     def wrap(self, answer: str, limit: float = 2.0) -> str:
         value, _ = self.ask("wrap", {"answer": answer}, limit)

@@ -15,7 +15,9 @@ is a reference function's return value on the case's arguments).
   string where every example has a list, a float where the annotation says int, a flat list
   where the examples nest) is ``argument_type``. An empty list where the examples never show
   one is not a finding by itself (the reference decides: it raises or it answers), nor is a
-  value the evidence says nothing about.
+  value the evidence says nothing about. A level where more than :data:`ANSWER_SHOWN_SHARE` of
+  the calls are ones the docstring shows with their return value (``>>> fib4(5)`` then ``4``)
+  is ``answer_in_prompt``: the prompt gives those answers away.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from synth.gate.calls import Failure
@@ -35,7 +37,8 @@ from synth.sandbox.methods import code_unit, contract_files
 from synth.text import pyast
 from synth.values import ValueProblem, canonical, decode, encode, shape
 
-__all__ = ["CHECKS", "Expected", "expected_arguments", "fits", "run_function"]
+__all__ = ["ANSWER_SHOWN_SHARE", "CHECKS", "Expected", "answer_in_prompt", "expected_arguments", "fits",
+           "run_function", "shown_calls"]
 
 # -- the reference function in a job of its own ---------------------------------------------
 
@@ -466,9 +469,67 @@ def check_function_inputs(s: Suite) -> dict[str, Any]:
                     "from the case)", finding="argument_type", call=call,
                     case=s.cases[li][i], parameter=want.names[k], expected=describe(shaped),
                     got=shape(value))
+    shown = shown_calls(s.reference, s.entry_point)
+    leak = answer_in_prompt(s, [(li, i, tuple(canonical(a) for a in args)) for li, i, args in got],
+                            shown, "calls the docstring's examples show with their return values",
+                            lambda key: f"{s.entry_point}({', '.join(key)})")
+    if leak is not None:
+        return leak
+    if shown:
+        checked.append(f"none of the generated calls (at most {ANSWER_SHOWN_SHARE:.0%} of a "
+                       f"level's) repeats one of the docstring's {len(shown)} example call(s)")
     return result("passed", f"the arguments of {len(got)} generated calls have the types the "
                   f"task uses ({want.calls} example and test call(s) read)",
                   checked="\n".join(f"- {c}" for c in checked))
+
+
+#: the share of a level's cases that may be ones the prompt shows with their answer (the
+#: statement's examples, a docstring's ``>>>`` calls) before that level gives answers away
+ANSWER_SHOWN_SHARE = 0.3
+
+
+def shown_calls(source: str, entry: str) -> set[tuple[str, ...]]:
+    """The argument lists (canonical JSON of each argument) of the calls of ``entry`` that its
+    docstring shows: the prompt of a function task shows them with their return values."""
+    try:
+        tree = pyast.parse(source)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return set()
+    found = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == entry]
+    if not found:
+        return set()
+    out: set[tuple[str, ...]] = set()
+    for call in _docstring_calls(ast.get_docstring(found[0]) or "", entry):
+        if all(arg is not None for arg in call):
+            with contextlib.suppress(ValueError, TypeError):
+                out.add(tuple(canonical(arg[1]) for arg in call if arg is not None))
+    return out
+
+
+def answer_in_prompt(s: Suite, keyed: list[tuple[int, int, Any]], shown: Collection[Any],
+                     what: str, show: Callable[[Any], str]) -> dict[str, Any] | None:
+    """The failed result when more than :data:`ANSWER_SHOWN_SHARE` of some level's cases
+    (``keyed``: level, index, key) have a key in ``shown`` -- cases whose answer the prompt
+    itself shows -- else None."""
+    if not shown:
+        return None
+    sizes: dict[int, int] = {}
+    repeats: dict[int, list[tuple[int, Any]]] = {}
+    for li, i, key in keyed:
+        sizes[li] = sizes.get(li, 0) + 1
+        if key in shown:
+            repeats.setdefault(li, []).append((i, key))
+    worst = max(repeats, key=lambda li: len(repeats[li]) / sizes[li], default=None)
+    if worst is None or len(repeats[worst]) <= ANSWER_SHOWN_SHARE * sizes[worst]:
+        return None
+    i, key = repeats[worst][0]
+    level = s.levels[worst][0]
+    return result(
+        "failed", f"{len(repeats[worst])} of the {sizes[worst]} cases of level {level!r} are "
+        f"{what} (e.g. {show(key)}): the prompt gives those answers away. Generate cases the "
+        "prompt does not show, e.g. draw again when a case is one of its examples",
+        finding="answer_in_prompt", case=s.cases[worst][i], shown=show(key),
+        level=level, share=f"{len(repeats[worst])}/{sizes[worst]}")
 
 
 def check_function_key(s: Suite) -> dict[str, Any]:

@@ -12,7 +12,12 @@ rendered input of **every** case the suite generated, on every level:
   role's in the workflow, or ``synth check --validator``; it runs in its own sandbox session
   (:mod:`synth.gate.validator`);
 * when the statement promises that an answer exists, against the reference program's outputs
-  (from the oracle check's runs): a "no solution" output there means the input breaks the promise.
+  (from the oracle check's runs): a "no solution" output there means the input breaks the promise;
+* a compiled bootcamp's ``STRESS`` level (code test suites only, never a prompt), when it has
+  one: :data:`STRESS_CASES` cases drawn with those parameters must pass the same statement
+  checker and validator, be larger than every level's input (a stress level at the levels' sizes
+  catches no slow program), and the reference program must finish on each within
+  :data:`STRESS_TIMEOUT_S` (finding ``stress_invalid``).
 
 A violation is a failed check with the case, its stdin, the rule and the statement's words it
 came from; the result always lists what was checked and what could not be.
@@ -25,9 +30,12 @@ from functools import lru_cache
 from typing import Any
 
 from synth.gate.calls import Failure
+from synth.gate.functions import ANSWER_SHOWN_SHARE, answer_in_prompt
 from synth.gate.multi_answer import defines_check_output
+from synth.gate.programs import run_program
 from synth.gate.results import failure_result, result
 from synth.gate.suite import Suite
+from synth.sandbox.kit import json_problem
 from synth.statement import InputChecker, derive, split_sections
 from synth.statement.answers import answer_guaranteed, impossible_outputs, says_impossible
 
@@ -37,6 +45,16 @@ __all__ = ["CHECKS", "check_inputs", "input_checker"]
 MIN_CASES = 60
 #: seconds of generation the check may spend adding cases
 GEN_BUDGET_S = 1.0
+#: STRESS cases drawn and checked (code test suites draw their own)
+STRESS_CASES = 3
+#: seconds the reference program may take on one STRESS input (a generous multiple of a
+#: contest's limit: a Python reference in the sandbox is slower than the judge's)
+STRESS_TIMEOUT_S = 20.0
+#: seconds one STRESS case may take to generate, and to render
+STRESS_CALL_S = 10.0
+#: the largest STRESS input taken (2*10^5 values up to 10^9 is about 2.2 MB; a reply of the
+#: sandboxed server is at most 4 MB)
+STRESS_MAX_CHARS = 3_500_000
 
 
 @lru_cache(maxsize=64)
@@ -67,6 +85,83 @@ def _render_all(s: Suite) -> list[tuple[int, int, str]]:
 def _lines(items: list[str], limit: int = 40) -> str:
     shown = items[:limit] + ([f"... and {len(items) - limit} more"] if len(items) > limit else [])
     return "\n".join(f"- {x}" for x in shown) if shown else "(none)"
+
+
+def _stress_failure(reason: str, **artifacts: Any) -> dict[str, Any]:
+    return result("failed", f"STRESS: {reason}. STRESS is one more set of __init__ parameters at "
+                  "the statement's limits (the largest sizes and values it allows), for code "
+                  "test suites only: fix it, or leave STRESS out", finding="stress_invalid",
+                  **artifacts)
+
+
+def _check_stress(s: Suite, checker: InputChecker | None,
+                  rendered: list[tuple[int, int, str]]) -> dict[str, Any] | str | None:
+    """The STRESS level's verdict: a failed result, a line for the "checked" list, or None
+    when the bootcamp has no STRESS."""
+    params = s.info.get("stress")
+    if params is None:
+        return None
+    if type(params) is not dict or "__not_plain__" in params:
+        return _stress_failure("must be None or a dict of plain JSON __init__ parameters, like a "
+                               "LEVELS entry", stress=params)
+    problem = json_problem(params, "STRESS")
+    if problem is not None:
+        return _stress_failure(problem, stress=params)
+    try:
+        handle = s.construct(params, s.cfg.seed + 1009)
+    except Failure as f:
+        return failure_result(f, f"constructing STRESS = {params!r}:")
+    stdins: list[str] = []
+    for k in range(STRESS_CASES):
+        try:
+            case, _ = s.cand.generate(handle, s.limit(STRESS_CALL_S), cap=STRESS_MAX_CHARS)
+            stdin, _ = s.cand.stdin(case, s.limit(STRESS_CALL_S), cap=STRESS_MAX_CHARS)
+        except Failure as f:
+            return failure_result(f, f"STRESS case {k}:")
+        stdins.append(stdin)
+    largest_level = max((len(x[2]) for x in rendered), default=0)
+    if max(len(x) for x in stdins) <= largest_level:
+        return _stress_failure(
+            f"its inputs ({max(len(x) for x in stdins)} characters at most) are no larger than "
+            f"the levels' ({largest_level}): a stress level at the levels' sizes catches no slow "
+            "program", stress=params, stdin=stdins[0][:2000])
+    for k, stdin in enumerate(stdins):
+        bad = checker.check(stdin) if checker is not None else None
+        if bad is not None:
+            return _stress_failure(
+                f"case {k} is an input the statement does not allow -- {bad.detail} (rule: "
+                f"{bad.rule}; the statement says: \"{bad.words[:200]}\")", stress=params,
+                stdin=stdin[:2000])
+    if s.validator_source is not None:
+        from synth.gate.validator import validate_all
+
+        try:
+            reasons = validate_all(s, stdins)
+        except Failure as f:
+            return result("failed" if f.status == "failed" else f.status,
+                          f"the input validator is broken: {f.what}", finding="validator_broken",
+                          hard=False, severity="convention", trace=f.trace or None)
+        for k, reason in enumerate(reasons):
+            if reason is not None:
+                return _stress_failure(f"the input validator rejects case {k}: {reason}",
+                                       stress=params, stdin=stdins[k][:2000])
+    if s.reference is not None:
+        runs = run_program(s.backend, s.reference, stdins, timeout_s=STRESS_TIMEOUT_S,
+                           memory_mb=s.cfg.limits.memory_mb, role="reference",
+                           filename="reference.py")
+        if runs.outputs is None:
+            return _stress_failure(runs.why("the reference program"), stress=params)
+        for k, run in enumerate(runs.outputs):
+            if run.get("code") != 0:
+                said = "does not finish within " f"{STRESS_TIMEOUT_S:g} s" \
+                    if run.get("code") is None else f"fails ({str(run.get('stderr', ''))[-300:]})"
+                return _stress_failure(f"the reference program {said} on case {k}: the inputs "
+                                       "must stay within the statement's limits", stress=params,
+                                       stdin=stdins[k][:2000])
+    sizes = ", ".join(str(len(x)) for x in stdins)
+    return (f"STRESS {params}: {len(stdins)} inputs of {sizes} characters (the levels' largest: "
+            f"{largest_level}), legal" + (", and the reference finishes on each"
+                                          if s.reference is not None else ""))
 
 
 def check_inputs(s: Suite) -> dict[str, Any]:
@@ -147,6 +242,26 @@ def check_inputs(s: Suite) -> dict[str, Any]:
                 f"({len(rejected)} of {len(rendered)} inputs): {reason}",
                 finding="validator_rejects_input", validator_says=reason, stdin=stdin,
                 case=s.cases[li][i], **lists)
+    # the examples the prompt shows with their outputs: the statement's (the embedded text)
+    shown = {" ".join(x.split()) for x in
+             [*(split_sections(text).example_inputs if text else []), *s.example_inputs]
+             if x.strip()}
+    leak = answer_in_prompt(s, [(li, i, " ".join(stdin.split())) for li, i, stdin in rendered],
+                            shown, "the statement's example inputs, whose outputs it shows",
+                            lambda key: repr(key[:200]))
+    if leak is not None:
+        leak["artifacts"].update({k: v for k, v in lists.items() if k not in leak["artifacts"]})
+        return leak
+    if shown:
+        checked.append(f"generated inputs that are the statement's {len(shown)} example "
+                       f"input(s): at most {ANSWER_SHOWN_SHARE:.0%} of a level's")
+    stress = _check_stress(s, checker, rendered)
+    if isinstance(stress, dict):
+        stress["artifacts"].update({k: v for k, v in lists.items()
+                                    if k not in stress["artifacts"]})
+        return stress
+    if stress is not None:
+        checked.append(stress)
     promise = answer_guaranteed(text, split_sections(text).output_spec) if text else None
     if promise and s.reference_runs:
         outputs = impossible_outputs(split_sections(text).output_spec)

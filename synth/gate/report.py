@@ -68,6 +68,10 @@ FINDINGS: tuple[str, ...] = (
     # inputs the statement allows (synth.gate.inputs, synth.gate.validator)
     "input_violates_statement", "validator_rejects_input", "validator_broken",
     "prompt_hides_input", "no_solution_where_guaranteed", "check_output_lenient",
+    # a compiled bootcamp's STRESS level (code test suites only; synth.gate.inputs)
+    "stress_invalid",
+    # cases whose answer the prompt shows (the statement's examples, a docstring's calls)
+    "answer_in_prompt",
     # the answer key against the task's other solutions and a judge's solver (synth.gate.key)
     "key_disagrees", "key_unverified",
     # the audit of InternBootcamp-style classes

@@ -6,9 +6,11 @@ bootcamp: for a list of ``(level, seed)`` specs, the case each one generates, it
 (:mod:`synth.sandbox.kit`, method ``sample``) for them in batches, and trusts nothing it says:
 
 * the handshake must name one class, and its ``LEVELS`` must be a JSON object of parameter
-  objects (:func:`levels_from_info`), else :class:`SampleError`;
+  objects (:func:`levels_from_info`), its ``STRESS`` (when it declares one) a parameter object
+  (:func:`stress_from_info`), else :class:`SampleError`;
 * each case must be the canonical JSON text of a JSON object, each prompt and answer a ``str``,
-  all within :data:`MAX_CASE_CHARS` / :data:`MAX_TEXT_CHARS`;
+  all within :data:`MAX_CASE_CHARS` / :data:`MAX_TEXT_CHARS` (a standard input drawn for a code
+  test suite, ``render="stdin"``, within :data:`MAX_STDIN_CHARS`);
 * a bootcamp that raises, hangs, runs out of memory or breaks the protocol while drawing is a
   :class:`SampleError` naming the spec (its position, level and seed) and the exception with
   its traceback tail. A failed batch is replayed one spec at a time to find the one at fault.
@@ -39,7 +41,9 @@ __all__ = [
     "MAX_ACTION_CHARS",
     "MAX_CASE_CHARS",
     "MAX_STATE_CHARS",
+    "MAX_STDIN_CHARS",
     "MAX_TEXT_CHARS",
+    "STRESS_LEVEL",
     "CaseSampler",
     "EpisodeError",
     "EpisodeStep",
@@ -52,12 +56,17 @@ __all__ = [
     "parse_reset",
     "parse_reward",
     "parse_step",
+    "stress_from_info",
 ]
 
 #: The level name that means "the class's default parameters" (no LEVELS preset).
 DEFAULT_LEVEL = "default"
 MAX_CASE_CHARS = 1_000_000
 MAX_TEXT_CHARS = 200_000
+#: Largest standard input a case may render for a code test suite (stress inputs are large).
+MAX_STDIN_CHARS = 8_000_000
+#: The level name of a class's ``STRESS`` preset (code test suites only, never prompts).
+STRESS_LEVEL = "stress"
 MAX_LEVELS = 64
 MAX_LEVEL_NAME = 64
 #: Replies of one ``sample`` call may hold this many bytes (larger batches are split).
@@ -99,6 +108,9 @@ class Sample:
     #: A multi-turn bootcamp's MAX_TURNS (the prompt is the episode's first observation);
     #: None for a single-turn bootcamp.
     max_turns: int | None = None
+    #: The case's ``render_stdin`` text when drawn with ``render="stdin"`` (the prompt is then
+    #: ``""``: it was not rendered).
+    stdin: str | None = None
 
     @property
     def case(self) -> dict[str, Any]:
@@ -129,6 +141,21 @@ def levels_from_info(info: Any) -> list[str]:
     return list(raw)
 
 
+def stress_from_info(info: Any) -> dict[str, Any] | None:
+    """The class's ``STRESS`` preset from a handshake, validated: None when it declares none,
+    else a JSON object of parameters (like one LEVELS entry)."""
+    if type(info) is not dict:
+        raise SampleError("the method server's handshake is not an object")
+    raw = info.get("stress")
+    if raw is None:
+        return None
+    if type(raw) is not dict:
+        raise SampleError(f"STRESS is a {type(raw).__name__}, not a dict of parameters")
+    if "__not_plain__" in raw and type(raw["__not_plain__"]) is str:
+        raise SampleError(f"STRESS is not plain JSON: {raw['__not_plain__'][:200]}")
+    return raw
+
+
 def parse_case(text: Any) -> dict[str, Any]:
     """The case a ``case`` reply holds: canonical JSON text of an object, bounded."""
     if type(text) is not str:
@@ -150,10 +177,10 @@ def parse_case(text: Any) -> dict[str, Any]:
     return case
 
 
-def _text(value: Any, what: str) -> str:
+def _text(value: Any, what: str, cap: int = MAX_TEXT_CHARS) -> str:
     if type(value) is str:
-        if len(value) > MAX_TEXT_CHARS:
-            raise ValueError(f"{what} is {len(value)} characters (at most {MAX_TEXT_CHARS})")
+        if len(value) > cap:
+            raise ValueError(f"{what} is {len(value)} characters (at most {cap})")
         return value
     if type(value) is dict and "__type__" in value:
         shown = str(value.get("repr", ""))[:200]
@@ -161,7 +188,8 @@ def _text(value: Any, what: str) -> str:
     raise ValueError(f"{what} is a {type(value).__name__}, not a str")
 
 
-def _row(raw: Any, level: str, seed: int, answers: bool, max_turns: int | None = None) -> Sample:
+def _row(raw: Any, level: str, seed: int, answers: bool, max_turns: int | None = None,
+         render: str = "prompt") -> Sample:
     """One reply row as a :class:`Sample`, or ValueError saying what is wrong with it."""
     if type(raw) is not dict:
         raise ValueError("the reply row is not an object")
@@ -176,10 +204,15 @@ def _row(raw: Any, level: str, seed: int, answers: bool, max_turns: int | None =
     text = case.get("text")
     parse_case(text)
     assert type(text) is str
-    prompt = _text(raw.get("prompt"), "prompt_func")
+    stdin = None
+    if render == "stdin":
+        prompt = ""
+        stdin = _text(raw.get("stdin"), "render_stdin", MAX_STDIN_CHARS)
+    else:
+        prompt = _text(raw.get("prompt"), "prompt_func")
     answer = _text(raw.get("answer"), "reference_answer") if answers else None
     return Sample(level=level, seed=seed, case_text=text, prompt=prompt, answer=answer,
-                  max_turns=max_turns)
+                  max_turns=max_turns, stdin=stdin)
 
 
 class CaseSampler:
@@ -223,6 +256,8 @@ class CaseSampler:
         self._drawn = 0
         self.recycled = 0
         self.levels: list[str] = []
+        #: the class's STRESS preset (None: it declares none)
+        self.stress: dict[str, Any] | None = None
         self.class_found = ""
         #: MAX_TURNS of a multi-turn bootcamp (its prompts are first observations), else None
         self.max_turns: int | None = None
@@ -248,6 +283,7 @@ class CaseSampler:
                               f"not {self.class_name} as recorded")
         try:
             self.levels = levels_from_info(info)
+            self.stress = stress_from_info(info)
         except SampleError as exc:
             self.close()
             raise SampleError(f"{self.name}: {exc.message}") from None
@@ -289,73 +325,88 @@ class CaseSampler:
         return self.server.info
 
     # -- drawing --------------------------------------------------------------------------------
-    def level_params(self, level: str) -> str:
-        """``level`` checked against the handshake's levels (``default``: no preset)."""
+    def level_params(self, level: str, stress: bool = False) -> str:
+        """``level`` checked against the handshake's levels (``default``: no preset; with
+        ``stress``, :data:`STRESS_LEVEL` names the class's STRESS preset)."""
+        if stress and level == STRESS_LEVEL and self.stress is not None \
+                and STRESS_LEVEL not in self.levels:
+            return level
         if level != DEFAULT_LEVEL and level not in self.levels:
             known = ", ".join(self.levels) or "(none)"
             raise KeyError(f"{self.class_found or self.name} has no level {level!r}; levels: {known}")
         return level
 
-    def sample(self, specs: Sequence[tuple[str, int]], answers: bool = False) -> list[Sample]:
-        """One validated :class:`Sample` per ``(level, seed)`` spec, in order."""
+    def sample(self, specs: Sequence[tuple[str, int]], answers: bool = False,
+               render: str = "prompt") -> list[Sample]:
+        """One validated :class:`Sample` per ``(level, seed)`` spec, in order. With
+        ``render="stdin"`` each sample holds the case's ``render_stdin`` text instead of its
+        prompt, and the level :data:`STRESS_LEVEL` draws from the class's STRESS preset (a code
+        test suite's draw: :mod:`synth.suites.draw`)."""
         if not specs:
             return []
         if self._drawn >= self._life:
             self._recycle()
         room = self._life - self._drawn
         if len(specs) > room:
-            return self.sample(specs[:room], answers) + self._shifted(specs[room:], answers, room)
+            return self.sample(specs[:room], answers, render) + self._shifted(
+                specs[room:], answers, room, render)
         self._drawn += len(specs)
         for level, _ in specs:
-            self.level_params(level)
-        reply = self._call(specs, answers)
+            self.level_params(level, stress=render == "stdin")
+        reply = self._call(specs, answers, render)
         if reply.ok:
-            return self._rows(reply.value, specs, answers, offset=0)
+            return self._rows(reply.value, specs, answers, offset=0, render=render)
         if reply.outcome is Outcome.OUTPUT_OVERFLOW and len(specs) > 1:
             half = len(specs) // 2
-            return self.sample(specs[:half], answers) + self._shifted(specs[half:], answers, half)
+            return self.sample(specs[:half], answers, render) + self._shifted(
+                specs[half:], answers, half, render)
         if len(specs) > 1 and reply.outcome is not Outcome.SANDBOX_ERROR:
-            self._locate(specs, answers, reply)
+            self._locate(specs, answers, reply, render)
         raise self._error(reply, None, specs)
 
-    def _shifted(self, specs: Sequence[tuple[str, int]], answers: bool, offset: int) -> list[Sample]:
+    def _shifted(self, specs: Sequence[tuple[str, int]], answers: bool, offset: int,
+                 render: str = "prompt") -> list[Sample]:
         try:
-            return self.sample(specs, answers)
+            return self.sample(specs, answers, render)
         except SampleError as exc:
             if exc.position is not None:
                 exc.position += offset
             raise
 
-    def _call(self, specs: Sequence[tuple[str, int]], answers: bool) -> Reply:
+    def _call(self, specs: Sequence[tuple[str, int]], answers: bool,
+              render: str = "prompt") -> Reply:
         if not self.server.alive:
             self.start()
-        params = {"specs": [[lvl, seed] for lvl, seed in specs], "answers": answers,
-                  "limit": self.call_limit_s}
+        params: dict[str, Any] = {"specs": [[lvl, seed] for lvl, seed in specs],
+                                  "answers": answers, "limit": self.call_limit_s}
+        if render != "prompt":
+            params["render"] = render
         budget = self.call_limit_s + self.per_case_s * len(specs)
         return self.server.call("sample", params, timeout_s=budget)
 
     def _rows(self, value: Any, specs: Sequence[tuple[str, int]], answers: bool,
-              offset: int) -> list[Sample]:
+              offset: int, render: str = "prompt") -> list[Sample]:
         if type(value) is not list or len(value) != len(specs):
             raise SampleError(f"{self.name}: the method server returned "
                               f"{len(value) if type(value) is list else 'no'} rows for {len(specs)} specs")
         rows = []
         for i, (raw, (level, seed)) in enumerate(zip(value, specs, strict=True)):
             try:
-                rows.append(_row(raw, level, seed, answers, self.max_turns))
+                rows.append(_row(raw, level, seed, answers, self.max_turns, render))
             except ValueError as exc:
                 raise SampleError(str(exc), position=offset + i, level=level, seed=seed) from None
         return rows
 
-    def _locate(self, specs: Sequence[tuple[str, int]], answers: bool, first: Reply) -> None:
+    def _locate(self, specs: Sequence[tuple[str, int]], answers: bool, first: Reply,
+                render: str = "prompt") -> None:
         """Replay a failed batch one spec at a time and raise for the first spec that fails."""
         for i, spec in enumerate(specs):
-            reply = self._call([spec], answers)
+            reply = self._call([spec], answers, render)
             if reply.outcome is Outcome.SANDBOX_ERROR:
                 raise self._error(reply, None, specs)
             if not reply.ok:
                 raise self._error(reply, i, specs)
-            self._rows(reply.value, [spec], answers, offset=i)
+            self._rows(reply.value, [spec], answers, offset=i, render=render)
 
     def _error(self, reply: Reply, position: int | None, specs: Sequence[tuple[str, int]]) -> SampleError:
         what = reply.error or reply.outcome.value

@@ -12,7 +12,8 @@ Reads the Hugging Face schema exactly (one record per problem)::
 
 from JSONL, parquet or Arrow files or folders (see :mod:`synth.sources.tabular`), from the hub
 through ``datasets.load_dataset`` (``hub=True``), or, with neither, from the sample bundled in
-``task_descriptions/codecontests/``. Enum fields accept the integer codes or their names.
+``task_descriptions/codecontests/`` (every record file there: ``sample.jsonl``, then
+``more.jsonl``; see :data:`BUNDLED_FILES`). Enum fields accept the integer codes or their names.
 
 Selection follows the published recipe: Codeforces rating in ``[min_rating, max_rating]``
 (default [1000, 2000]; unrated problems have rating 0 and fall outside any band), no file-I/O
@@ -26,6 +27,11 @@ different program (not a copy of an earlier one up to names, layout and comments
 :func:`synth.text.solutions.same_solution`). The first is the answer key compiled mode embeds; the
 others vote on it, on generated inputs, in the gate's key check (:mod:`synth.gate.key`): a
 solution right only on the file's own tests is caught there, not here.
+
+A task also keeps up to ``max_incorrect`` of the record's Python 3 ``incorrect_solutions`` (distinct
+programs, the dataset's order), when the data has them: real wrong submissions, on which
+``synth suite-eval`` measures test suites. They are never run here and never shown to a model; a
+task without any hashes as it did before they were kept (:func:`synth.tasks.content_hash`).
 """
 
 from __future__ import annotations
@@ -57,6 +63,7 @@ from synth.sources.verify import Runner, check_program, sandbox_runner
 from synth.tasks import (
     MAX_STATEMENT_CHARS,
     Example,
+    IncorrectProgram,
     Provenance,
     ReferenceProgram,
     SkipReason,
@@ -71,7 +78,8 @@ from synth.tasks import (
 )
 from synth.text.solutions import fingerprint, same_solution
 
-__all__ = ["DIFFICULTIES", "LANGUAGES", "SITES", "CodeContestsOptions", "CodeContestsSource"]
+__all__ = ["BUNDLED_FILES", "DIFFICULTIES", "LANGUAGES", "SITES", "CodeContestsOptions",
+           "CodeContestsSource", "bundled_order"]
 
 NAME = "codecontests"
 HUB_DATASET = "deepmind/code_contests"
@@ -212,6 +220,10 @@ class CodeContestsRecord(BaseModel):
         return [s for code, s in zip(self.solutions.language, self.solutions.solution,
                                      strict=True) if code == 3]
 
+    def python3_incorrect_solutions(self) -> list[str]:
+        return [s for code, s in zip(self.incorrect_solutions.language,
+                                     self.incorrect_solutions.solution, strict=True) if code == 3]
+
     def languages(self) -> list[str]:
         return sorted({LANGUAGES[c][1] for c in self.solutions.language})
 
@@ -239,6 +251,9 @@ class CodeContestsOptions(BaseModel):
                                     "3x the time limit, within [2, 10] s)")
     backend: str = Field(default="auto", description="sandbox backend for verification")
     workers: int = Field(default=2, ge=1, le=32, description="verifications run in parallel")
+    max_incorrect: int = Field(default=10, ge=0, le=1000, description="Python 3 incorrect "
+                               "solutions kept per task, when the data has them (0: none; the "
+                               "column is then not read)")
     max_tests: int = Field(default=20, ge=0, description="private/generated tests kept per kind")
     max_test_chars: int = Field(default=50_000, ge=1, description="larger private/generated tests dropped")
 
@@ -337,12 +352,15 @@ class CodeContestsSource:
         if path is None:
             path, split = bundled_dir(NAME), None
             notice(f"codecontests: no --path given; using the bundled sample in {path}")
-        files = discover_files(Path(path), split, NAME)
+            files = bundled_order(discover_files(Path(path), split, NAME))
+        else:
+            files = discover_files(Path(path), split, NAME)
 
         def stream() -> Iterator[tuple[str, int, dict[str, Any]] | SourceError]:
             for file in files:
                 label = display_path(file)
-                for rec in iter_records(file, NAME, skip_columns=_UNREAD_COLUMNS):
+                skip = _UNREAD_COLUMNS if opts.max_incorrect == 0 else frozenset()
+                for rec in iter_records(file, NAME, skip_columns=skip):
                     if isinstance(rec, SourceError):
                         yield rec.model_copy(update={"file": label})
                     else:
@@ -527,6 +545,8 @@ class CodeContestsSource:
             url = f"https://codeforces.com/problemset/problem/{rec.cf_contest_id}/{rec.cf_index}"
         dataset, licence = _licence_for(file)
         time_limit = _time_limit_s(rec)
+        incorrect = [IncorrectProgram(language="python3", code=code) for code in
+                     _distinct(rec.python3_incorrect_solutions(), opts.max_incorrect)]
         return TaskDescription(
             id=make_task_id(NAME, rec.name, rec.description),
             source=NAME,
@@ -536,6 +556,7 @@ class CodeContestsSource:
             input_spec=input_spec,
             output_spec=output_spec,
             examples=[Example(input=t.input, output=t.output) for t in public],
+            incorrect_solutions=incorrect,
             tests=TestSuite(public=public, private=private, generated=generated,
                             omitted=omit_p + omit_g),
             metadata=TaskMetadata(
@@ -607,7 +628,20 @@ def _distinct(solutions: list[str], limit: int) -> list[str]:
     return kept
 
 
-#: parquet columns not read: ``incorrect_solutions`` is large and unused here.
+#: The bundled sample's files in the order of their records' numbers: ``sample.jsonl`` holds
+#: 01-18, ``more.jsonl`` 19-42. Any other record file in the folder follows them, by name.
+BUNDLED_FILES = ("sample.jsonl", "more.jsonl")
+
+
+def bundled_order(files: list[Path]) -> list[Path]:
+    """The bundled folder's files, :data:`BUNDLED_FILES` first in that order (a name sort would
+    put ``more.jsonl`` first, and ``--limit N`` in source order would stop taking 01, 02, ...)."""
+    rank = {name: i for i, name in enumerate(BUNDLED_FILES)}
+    return sorted(files, key=lambda p: (rank.get(p.name, len(rank)), p.name))
+
+
+#: parquet columns not read when no incorrect solution is kept (``max_incorrect=0``): the
+#: ``incorrect_solutions`` column is large.
 _UNREAD_COLUMNS = frozenset({"incorrect_solutions"})
 
 

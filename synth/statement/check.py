@@ -24,8 +24,10 @@ from synth.statement.text import Expr, evaluate, names_of
 
 __all__ = ["InputChecker", "Violation", "derive", "read_input"]
 
-MAX_CHARS = 2_000_000
-MAX_VALUES = 400_000
+#: the largest input read (a stress input at a statement's limits -- 2*10^5 values up to 10^9 --
+#: is about 2.2 MB) and the most values one count may announce
+MAX_CHARS = 4_000_000
+MAX_VALUES = 1_000_000
 _INT = re.compile(r"[-+]?\d+")
 _REAL = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 

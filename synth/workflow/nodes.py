@@ -29,7 +29,7 @@ from langgraph.types import Command
 from filters.self_consistency import FilterConfig, FilterResult
 from synth import compiled
 from synth.gate import CheckReport
-from synth.library import BootcampRecord, LibraryError, find_bootcamp_class
+from synth.library import LibraryError, find_bootcamp_class
 from synth.runs import task_slug
 from synth.tasks import TaskDescription
 from synth.workflow import answer_key, input_validator
@@ -585,8 +585,7 @@ async def commit(state: TaskState, runtime: Runtime[WorkflowContext]
         checker_fields = _checker_fields(state, task, name, ctx)
         class_name = find_bootcamp_class(code)
 
-        def write() -> BootcampRecord:
-            return ctx.library.commit(
+        record_fields: dict[str, Any] = dict(
                 name=name, code=code, class_name=class_name, source=task.source,
                 task_id=task.id, title=task.title, origin="generated",
                 status="pending-review" if cfg.require_review else "accepted",
@@ -603,9 +602,9 @@ async def commit(state: TaskState, runtime: Runtime[WorkflowContext]
                 **answer_key.record_fields(task, name, state, cfg),
                 task_text_key=statement_key(task),
             )
-
         try:
-            verdict = await commit_checked(ctx, task, code, class_name, write, replace_name)
+            verdict = await commit_checked(ctx, task, code, class_name, record_fields,
+                                           replace_name)
         except LibraryError as exc:
             return Command(goto="__end__", update={"status": "rejected", "reason_code": "commit_failed",
                                                     "reason": str(exc)})

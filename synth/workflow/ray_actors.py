@@ -1,5 +1,5 @@
 """The Ray executor's actors, pinned to the driver's node (see :mod:`synth.workflow.ray_executor`):
-the one library writer, the one event-log writer, and a cluster-wide limit per model endpoint.
+the one library writer (which also runs the duplicate check before a commit), the one event-log writer, and a cluster-wide limit per model endpoint.
 
 Kept apart from the executor, and light to import (the library only where it is written), so
 that their processes start fast: a task's first model call waits for its endpoint's limiter.
@@ -61,6 +61,25 @@ class LibraryWriter:
             return None, str(exc)
         self._reserved.pop(record.name, None)
         return record, ""
+
+    def commit_unless_duplicate(self, kwargs: dict[str, Any], how: dict[str, Any]
+                                ) -> tuple[dict[str, Any], BootcampRecord | None, str]:
+        """``Library.commit(**kwargs)`` unless the module duplicates a live bootcamp of its
+        family (:func:`filters.dedup.commit_unless_duplicate`; ``how``: its keyword arguments):
+        (the verdict as JSON, the record or None, the commit's refusal or ""). The check and
+        the commit run here, one call at a time, so two workers never both commit the same
+        task under two names."""
+        from filters.dedup import commit_unless_duplicate
+        from synth.library import LibraryError
+
+        try:
+            verdict, record = commit_unless_duplicate(
+                self.library, kwargs["code"], lambda: self.library.commit(**kwargs), **how)
+        except LibraryError as exc:
+            return {}, None, str(exc)
+        if record is not None:
+            self._reserved.pop(record.name, None)
+        return verdict.model_dump(mode="json"), record, ""
 
     def write_file(self, rel: str, text: str) -> None:
         self.library.write_file(rel, text)

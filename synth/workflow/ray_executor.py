@@ -60,6 +60,7 @@ import ray
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
+from filters.dedup import DedupVerdict
 from synth.library import BootcampRecord, Library, LibraryError
 from synth.models.llm import LLMClient, ModelSpec, redact_url
 from synth.runs import EventLog, Run, RunConfig, RunError, task_slug
@@ -123,6 +124,15 @@ class LibraryProxy:
             raise LibraryError(problem)
         assert isinstance(record, BootcampRecord)
         return record
+
+    def commit_unless_duplicate(self, kwargs: dict[str, Any], how: dict[str, Any]
+                                ) -> tuple[DedupVerdict, BootcampRecord | None]:
+        """The duplicate check and the commit, both in the writer actor (on the library's
+        node); the commit's refusal raises LibraryError."""
+        verdict, record, problem = ray.get(self.writer.commit_unless_duplicate.remote(kwargs, how))
+        if problem:
+            raise LibraryError(problem)
+        return DedupVerdict.model_validate(verdict), record
 
     def write_file(self, rel: str, text: str) -> None:
         ray.get(self.writer.write_file.remote(rel, text))

@@ -32,6 +32,7 @@ DEFECTS = {
     "bad_has_close_one_argument": ("oracle", "reference_raises"),
     "bad_mean_absolute_deviation_empty": ("oracle", "reference_raises"),
     "bad_has_close_lenient": ("static", ""),
+    "bad_gcd_shown_examples": ("inputs", "answer_in_prompt"),
 }
 GOOD = ["ok_has_close_elements", "ok_sum_product", "ok_mean_absolute_deviation", "ok_is_happy"]
 

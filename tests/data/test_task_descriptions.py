@@ -1,8 +1,9 @@
 """Checks of the bundled task descriptions in ``task_descriptions/``.
 
-* ``codecontests/sample.jsonl``: every row has exactly the field set and types of the HF
-  ``deepmind/code_contests`` schema, and every Python 3 reference solution reproduces all of its
-  public and private tests when run as a program (stdin -> stdout) in a fresh interpreter.
+* ``codecontests/sample.jsonl`` (problems 01-18) and ``codecontests/more.jsonl`` (19-42): every
+  row has exactly the field set and types of the HF ``deepmind/code_contests`` schema, and every
+  Python 3 reference solution reproduces all of its public and private tests when run as a
+  program (stdin -> stdout) in a fresh interpreter.
 * ``puzzles/*.md``: valid YAML front matter with unique ids and a complete, sectioned body.
 """
 
@@ -20,7 +21,9 @@ import pytest
 import yaml
 
 REPO = Path(__file__).resolve().parents[2]
-SAMPLE = REPO / "task_descriptions" / "codecontests" / "sample.jsonl"
+CODECONTESTS = REPO / "task_descriptions" / "codecontests"
+#: the bundled files, in the source's reading order, and how many problems each holds
+FILES = {"sample.jsonl": 18, "more.jsonl": 24}
 PUZZLES = REPO / "task_descriptions" / "puzzles"
 
 # Enum values of the dataset (contest_problem.proto of google-deepmind/code_contests).
@@ -106,12 +109,12 @@ PUZZLE_SECTIONS = (
 )
 
 
-def _rows() -> list[dict[str, Any]]:
-    with SAMPLE.open(encoding="utf-8") as fh:
+def _rows(name: str) -> list[dict[str, Any]]:
+    with (CODECONTESTS / name).open(encoding="utf-8") as fh:
         return [json.loads(line) for line in fh if line.strip()]
 
 
-ROWS = _rows()
+ROWS = [row for name in FILES for row in _rows(name)]
 
 
 def _check_type(value: Any, spec: Any, where: str) -> None:
@@ -144,8 +147,11 @@ def _run(code: str, stdin: str, timeout: float) -> subprocess.CompletedProcess[s
     )
 
 
-def test_sample_has_enough_rows() -> None:
-    assert len(ROWS) >= 14
+def test_the_files_hold_problems_numbered_01_to_42_in_order() -> None:
+    assert {p.name for p in CODECONTESTS.glob("*.jsonl")} == set(FILES)
+    assert [len(_rows(name)) for name in FILES] == list(FILES.values())
+    assert [int(r["name"].split("_", 1)[0]) for r in ROWS] == list(range(1, len(ROWS) + 1))
+    assert all(r["name"][:2].isdigit() and r["name"][2] == "_" for r in ROWS)
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[r["name"] for r in ROWS])

@@ -24,7 +24,7 @@ from sources_helpers import (
 )
 
 from synth.sources import CodeContestsSource, SourceUnavailableError, get_source
-from synth.sources.codecontests import CodeContestsRecord, split_sections
+from synth.sources.codecontests import CodeContestsRecord, bundled_order, split_sections
 from synth.sources.verify import RunOutput
 from synth.tasks import (
     MAX_STATEMENT_CHARS,
@@ -437,8 +437,13 @@ def test_bundled_sample_loads_verified_in_band_tasks(capsys: pytest.CaptureFixtu
     items = load(backend="process")  # the fastest backend: the sample is our own code
     assert "using the bundled sample" in capsys.readouterr().err
     tasks = tasks_of(items)
-    assert len(tasks) >= 12, [str(e) for e in errors_of(items)]
     assert errors_of(items) == []
+    # sample.jsonl's 01-18, then more.jsonl's 19-42: the records' own numbering
+    numbers = [t.provenance.original_id.split("_", 1)[0] for t in tasks]
+    assert numbers == [f"{k:02d}" for k in range(1, 43)]
+    files = [t.provenance.location.rsplit(":", 1)[0] for t in tasks]
+    assert files == ["task_descriptions/codecontests/sample.jsonl"] * 18 + [
+        "task_descriptions/codecontests/more.jsonl"] * 24
     assert all(r.verified for t in tasks for r in t.references)
     ratings = [t.metadata.rating or 0 for t in tasks]
     assert min(ratings) >= 1000 and max(ratings) <= 2000
@@ -446,6 +451,12 @@ def test_bundled_sample_loads_verified_in_band_tasks(capsys: pytest.CaptureFixtu
     assert len({t.id for t in tasks}) == len(tasks)
     assert all(t.tests.public and t.tests.private for t in tasks)
     assert Counter(t.kind for t in tasks) == {TaskKind.STDIO_PROGRAM: len(tasks)}
+
+
+def test_bundled_files_are_read_in_their_numbering_then_by_name() -> None:
+    files = [Path("x/z.jsonl"), Path("x/more.jsonl"), Path("x/a.jsonl"), Path("x/sample.jsonl")]
+    assert [p.name for p in bundled_order(files)] == ["sample.jsonl", "more.jsonl", "a.jsonl",
+                                                      "z.jsonl"]
 
 
 def test_unreachable_hub_fails_fast_with_one_line(

@@ -215,6 +215,32 @@ def test_a_record_that_cannot_be_drawn_is_named_and_skipped(lib: Library):
     assert "no" in (DedupIndex.load(lib.root).entries["broken"].error or "")
 
 
+def test_the_ray_library_writer_checks_before_it_commits(tmp_path: Path):
+    """The Ray executor's one library writer (a plain class here; an actor in a run) runs the
+    same check as a local commit: the second module of the same behaviour is refused with the
+    evidence, a distinct one is committed, and a commit refusal comes back as its message."""
+    from synth.workflow.ray_actors import LibraryWriter
+
+    writer = LibraryWriter(str(tmp_path / "lib"))
+
+    def record(name: str, code: str) -> dict[str, Any]:
+        return {"name": name, "code": code, "class_name": find_bootcamp_class(code),
+                "source": "local", "task_id": f"local/{name}", "origin": "generated"}
+
+    how = {"family": family_of("local", "generated"), "text_key": None, "exclude": [],
+           "backend": BACKEND}
+    first, committed, problem = writer.commit_unless_duplicate(record("sum", SUM), how)
+    assert committed is not None and problem == "" and first["duplicate_of"] is None
+    again, committed, problem = writer.commit_unless_duplicate(record("total", RENAMED), how)
+    assert committed is None and problem == "" and again["duplicate_of"] == "sum"
+    assert DedupVerdict.model_validate(again).reason().startswith("duplicate of sum: ")
+    other, committed, _ = writer.commit_unless_duplicate(record("product", PRODUCT), how)
+    assert committed is not None and other["duplicate_of"] is None
+    assert writer.library.list_bootcamps() == ["product", "sum"]
+    clash, committed, problem = writer.commit_unless_duplicate(record("sum", DISTINCT), how)
+    assert committed is None and problem and "sum" in problem, (clash, problem)
+
+
 def test_a_run_summary_records_the_verdict_json():
     verdict = DedupVerdict(duplicate_of="sum", by="behaviour", candidate_agreed=32,
                            candidate_probes=32, existing_agreed=31, existing_probes=32,

@@ -130,7 +130,8 @@ def _start(program: str, text: str, timeout: float, keep: list[Any]) -> dict[str
     return {"pid": pid, "stdin": in_w, "open": {out_r: "out", err_r: "err"},
             "data": memoryview(text.encode("utf-8")), "out": bytearray(), "err": bytearray(),
             "deadline": time.monotonic() + timeout, "code": None, "timed_out": False,
-            "reaped": False, "pidfd": pidfd}
+            "reaped": False, "pidfd": pidfd, "started": time.monotonic(), "wall_s": None,
+            "cpu_s": None}
 
 
 def _close_stdin(run: dict[str, Any]) -> None:
@@ -144,10 +145,12 @@ def _pump(runs: list[dict[str, Any]], cap: int) -> None:
     while True:
         for run in runs:
             if not run["reaped"] and not run["open"]:  # its output is closed: has it ended?
-                pid, status = os.waitpid(run["pid"], os.WNOHANG)
+                pid, status, usage = os.wait4(run["pid"], os.WNOHANG)
                 if pid:
                     run["reaped"] = True
                     run["code"] = None if run["timed_out"] else os.waitstatus_to_exitcode(status)
+                    run["wall_s"] = time.monotonic() - run["started"]
+                    run["cpu_s"] = usage.ru_utime + usage.ru_stime
                     _close_stdin(run)
         live = [r for r in runs if r["open"] or not r["reaped"]]
         if not live:
@@ -207,8 +210,9 @@ def _pump(runs: list[dict[str, Any]], cap: int) -> None:
 def run_many(argv: list[str]) -> int:
     """``_synth_kit.py run-many PROGRAM``: stdin is ``{"inputs": [str, ...], "timeout": s,
     "max_output": n}``; runs PROGRAM once per input (forked, up to :data:`PARALLEL` at a time)
-    and writes ONE JSON line: a list of ``{"stdout", "stderr", "code"}`` (``code`` None on a
-    timeout, negative for a signal)."""
+    and writes ONE JSON line: a list of ``{"stdout", "stderr", "code", "wall_s", "cpu_s"}``
+    (``code`` None on a timeout, negative for a signal; ``wall_s`` from the fork to the reaping,
+    ``cpu_s`` the run's user + system CPU seconds from ``wait4``)."""
     import io  # noqa: F401 -- what every run needs, imported once before the first fork
     import runpy  # noqa: F401
     import threading  # noqa: F401
@@ -232,6 +236,6 @@ def run_many(argv: list[str]) -> int:
         for run in runs:
             results.append({"stdout": bytes(run["out"]).decode("utf-8", "replace"),
                             "stderr": bytes(run["err"][-TRACE_CAP:]).decode("utf-8", "replace"),
-                            "code": run["code"]})
+                            "code": run["code"], "wall_s": run["wall_s"], "cpu_s": run["cpu_s"]})
     sys.stdout.write(json.dumps(results) + "\n")
     return 0

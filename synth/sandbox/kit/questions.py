@@ -365,19 +365,27 @@ def m_events(p: dict[str, Any]) -> list[str]:
 
 def m_sample(p: dict[str, Any]) -> list[dict[str, Any]]:
     """Batch: for each (level, seed) spec, construct, generate one case, render its prompt
-    (and optionally the reference answer). Used by export, the filter and review."""
+    (and optionally the reference answer). Used by export, the filter and review. With
+    ``render: "stdin"`` a row holds the case's ``render_stdin`` text instead of its prompt (code
+    test suites); the level ``stress`` names the class's ``STRESS`` preset when LEVELS has no
+    level of that name."""
     specs = p.get("specs")
     if type(specs) is not list:
         raise _usage("specs must be a list")
     # the presets as the handshake reported them (a copy taken at load): a bootcamp that
     # mutates its LEVELS later cannot change what export, the filter and review construct
     presets = _S.levels_at_load if type(_S.levels_at_load) is dict else {}
+    if "stress" not in presets and type(_S.stress_at_load) is dict:
+        presets = {**presets, "stress": _S.stress_at_load}
     limit = _limit(p, 5.0)
     answers = p.get("answers") is True
+    render = p.get("render", "prompt")
+    if render != "prompt" and render != "stdin":
+        raise _usage("render must be 'prompt' or 'stdin'")
     rows: list[dict[str, Any]] = []
     for index, spec in enumerate(specs):
         try:
-            rows.append(_sample_one(spec, presets, limit, answers))
+            rows.append(_sample_one(spec, presets, limit, answers, render))
         except Exception as exc:
             err = _failed(exc)
             if err is not None:
@@ -387,7 +395,7 @@ def m_sample(p: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _sample_one(spec: Any, presets: dict[str, Any], limit: float,
-                answers: bool) -> dict[str, Any]:
+                answers: bool, render: str = "prompt") -> dict[str, Any]:
     if type(spec) is not list or len(spec) < 2:
         raise _usage("a spec is [level, seed]")
     level, seed = spec[0], spec[1]
@@ -405,7 +413,10 @@ def _sample_one(spec: Any, presets: dict[str, Any], limit: float,
     row: dict[str, Any] = {"case": encoded}
     if "problem" not in encoded:
         case_text = encoded["text"]
-        row["prompt"] = m_prompt({"case_text": case_text, "limit": limit})
+        if render == "stdin":
+            row["stdin"] = m_stdin({"case_text": case_text, "limit": limit})
+        else:
+            row["prompt"] = m_prompt({"case_text": case_text, "limit": limit})
         if answers:
             row["answer"] = m_answer({"case_text": case_text, "limit": limit})
     return row

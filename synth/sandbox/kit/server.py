@@ -177,6 +177,11 @@ def _load() -> dict[str, Any]:
     # a private deep copy of plain presets (JSON round trip), used by ``sample``
     s.levels_at_load = loads(canonical(info["levels"])) if type(info["levels"]) is dict \
         and "__not_plain__" not in info["levels"] else None
+    # the stress preset (one more set of parameters, for code test suites only), copied alike
+    stress = _bounded(getattr, (cls, "STRESS", None), 5.0) if s.mode != "intern" else None
+    info["stress"] = _plain(stress)
+    s.stress_at_load = loads(canonical(info["stress"])) if type(info["stress"]) is dict \
+        and "__not_plain__" not in info["stress"] else None
     info["yes_no"] = _bounded(getattr, (cls, "YES_NO_TASK", False), 5.0) is True
     if s.engine_status:
         info["engine_status"] = s.engine_status  # declared engines: started, with versions

@@ -280,7 +280,7 @@ def serve(argv: list[str], guard: bool = True) -> int:
         in_id=_identity(0), token=token, prefix=REPLY_OPEN + token + b'",', buf=bytearray(),
         pos=0, pending=[], pending_bytes=0, handlers={}, instances={}, next_handle=1, cls=None,
         base=None, multi=None, verify=None, shim=shim, checker=None, contract_snap=None, class_snap=None,
-        levels_at_load=None, sources={}, contract_names=_CONTRACT_NAMES, contract_reads={},
+        levels_at_load=None, stress_at_load=None, sources={}, contract_names=_CONTRACT_NAMES, contract_reads={},
         hot=None, calls=0, clean=False, originals={}, engine_status=engine_status,
         engine_log=engine_log)
     s.handlers = {name[2:]: env[name] for name in _HANDLERS}
