@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from synth.bootcamp import CompiledBootcamp, FunctionBootcamp
+from synth.compiled import assemble
 from synth.gate.programs import run_program
 from synth.library import Library
 from synth.sandbox.base import Limits, Outcome, SandboxJob
 from synth.values import decode, encode, parse, same_value
 
-TWO_SUMMANDS = '''"""Toy compiled bootcamp for tests: two positive summands of n (any pair is accepted)."""
+_TWO_SUMMANDS_MODEL = '''"""Toy compiled bootcamp for tests: two positive summands of n (any pair is accepted)."""
 
 import re
 from typing import Any
@@ -28,11 +29,6 @@ from synth.bootcamp import CompiledBootcamp
 
 
 class TwoSummandsBootcamp(CompiledBootcamp):
-    REFERENCE_PROGRAM = "n = int(input())\\nprint(1, n - 1)\\n"
-    TASK_TEXT = (
-        "Two Summands\\n\\nGiven an integer n, print two positive integers a and b with "
-        "a + b = n. Any such pair is accepted.\\n\\nInput\\n\\nOne integer n (2 <= n <= 10^9)."
-        "\\n\\nOutput\\n\\nTwo positive integers a and b, separated by a space.\\n")
     LEVELS = {"easy": {"top": 100}, "hard": {"top": 1000000000}}
 
     def __init__(self, seed: int | None = None, top: int = 50) -> None:
@@ -54,8 +50,33 @@ class TwoSummandsBootcamp(CompiledBootcamp):
         a, b = int(parts[0]), int(parts[1])
         return a >= 1 and b >= 1 and a + b == identity["n"]
 '''
+_TWO_SUMMANDS_TASK = """Two Summands
 
-MIN_MAX = '''"""Toy function bootcamp for tests: the smallest and the largest item of a list."""
+Given an integer n, print two positive integers a and b with a + b = n. Any such pair is accepted.
+
+Input
+
+The only line contains one integer n (2 ≤ n ≤ 10^9).
+
+Output
+
+Print two positive integers a and b, separated by a space, with a + b = n.
+
+Examples
+
+Input
+
+5
+
+Output
+
+1 4
+"""
+#: a compiled bootcamp whose problem accepts several outputs (judged by its check_output)
+TWO_SUMMANDS = assemble(_TWO_SUMMANDS_MODEL, "n = int(input())\nprint(1, n - 1)\n",
+                        _TWO_SUMMANDS_TASK)
+
+_MIN_MAX_MODEL = '''"""Toy function bootcamp for tests: the smallest and the largest item of a list."""
 
 from typing import Any
 
@@ -63,12 +84,6 @@ from synth.bootcamp import FunctionBootcamp
 
 
 class MinMaxBootcamp(FunctionBootcamp):
-    REFERENCE_PROGRAM = "def min_max(xs):\\n    return (min(xs), max(xs))\\n"
-    ENTRY_POINT = "min_max"
-    TASK_TEXT = (
-        "def min_max(xs: list[int]) -> tuple[int, int]:\\n"
-        "    \\"\\"\\"The smallest and the largest item of a non-empty list, as a tuple.\\n\\n"
-        "    >>> min_max([3, 1, 2])\\n    (1, 3)\\n    \\"\\"\\"\\n")
     LEVELS = {"easy": {"n": 4}, "hard": {"n": 40}}
 
     def __init__(self, seed: int | None = None, n: int = 4) -> None:
@@ -83,6 +98,16 @@ class MinMaxBootcamp(FunctionBootcamp):
     def call_args(identity: dict[str, Any]) -> list[Any]:
         return [list(identity["xs"])]
 '''
+_MIN_MAX_TASK = '''def min_max(xs: list[int]) -> tuple[int, int]:
+    """The smallest and the largest item of a non-empty list, as a tuple.
+
+    >>> min_max([3, 1, 2])
+    (1, 3)
+    """
+'''
+#: a function bootcamp (judged by value)
+MIN_MAX = assemble(_MIN_MAX_MODEL, "def min_max(xs):\n    return (min(xs), max(xs))\n",
+                   _MIN_MAX_TASK, entry_point="min_max")
 
 TOYS = {"toy_two_summands": TWO_SUMMANDS, "toy_min_max": MIN_MAX}
 
