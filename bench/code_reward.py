@@ -4,9 +4,9 @@ a forked run per test) side by side with an unsandboxed direct run (a plain ``py
 program.py`` subprocess per test, the same tokens comparison, the same stop at the first failed
 test), on the same rows and programs, in one run.
 
-The rows are suites of the shipped library's compiled bootcamps (the statement's examples, then
-``--tests-per-level`` cases of each level with the reference's output: what ``synth export
---format code`` writes, built here by loading the shipped library's classes into this process).
+The rows' suites are those ``synth export --format code`` writes for the shipped library's
+compiled bootcamps (``synth.suites.build``: the statement's examples, then ``--tests-per-level``
+cases of each level with the reference's output, built in the sandbox).
 Three kinds of response: a right program (every test runs), a wrong one (it fails its first
 test: one run), and one without a program (nothing runs). Both sides score with the same number
 of threads (``--runners``); the scores must be equal.
@@ -27,7 +27,6 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -35,11 +34,11 @@ sys.path.insert(0, str(REPO))
 from bench._common import setup  # noqa: E402
 from synth.bootcamp import same_tokens  # noqa: E402
 from synth.library import Library  # noqa: E402
+from synth.suites.build import BuildOptions, build_suite  # noqa: E402
 from synth.training.code_reward import CodeReward, extract_program  # noqa: E402
 
 LOYAL = "codecontests_06_c_divisors_loyal_to_their_digits"
 BULBS = "codecontests_16_f_bulbs_without_long_glows"
-EXAMPLES = {LOYAL: [("24\n", "8"), ("26\n", "2")], BULBS: [("3 2\n", "5"), ("5 1\n", "1")]}
 RIGHT = {
     LOYAL: ("n = int(input())\nc = 0\nd = 1\nwhile d * d <= n:\n    if n % d == 0:\n"
             "        for x in {d, n // d}:\n            c += x % sum(map(int, str(x))) == 0\n"
@@ -50,22 +49,11 @@ RIGHT = {
 WRONG = "print(-1)\n"
 
 
-def suite(library: Library, name: str, per_level: int) -> dict[str, Any]:
-    """A code row's suite (the shipped library's class, loaded here: trusted)."""
-    rec, _ = library.checked_code(name)
-    cls = library.load_bootcamp(name)
-    tests = [{"level": "example", "stdin": s, "expected": e, "identity": None}
-             for s, e in EXAMPLES[name]]
-    for level in cls.LEVELS:
-        camp = cls.from_level(level, seed=0)
-        for _ in range(per_level):
-            identity = camp.case_generator()
-            tests.append({"level": level, "stdin": cls.render_stdin(identity),
-                          "expected": cls.reference_answer(identity).rstrip(),
-                          "identity": identity})
-    return {"version": 1, "kind": "stdin", "language": "python3", "bootcamp": name,
-            "code_sha256": rec.code_sha256, "judge": "tokens", "time_limit_s": 1.0,
-            "memory_mb": 256, "tests": tests}
+def suite(library: Library, name: str, per_level: int, backend: str) -> str:
+    """A code row's ground truth, as ``synth export --format code`` builds it."""
+    rec, code = library.checked_code(name)
+    return build_suite(name, code, code_sha256=rec.code_sha256, backend=backend,
+                       options=BuildOptions(seed=0, per_level=per_level)).text
 
 
 def direct(response: str, truth: str, scratch: Path) -> float:
@@ -111,8 +99,7 @@ def main() -> None:
     args = ap.parse_args()
 
     library = Library()
-    truths = {name: json.dumps(suite(library, name, args.tests_per_level), sort_keys=True)
-              for name in RIGHT}
+    truths = {name: suite(library, name, args.tests_per_level, args.backend) for name in RIGHT}
     sizes = ", ".join(f"{n[:16]}: {len(json.loads(t)['tests'])} tests" for n, t in truths.items())
     print(f"backend {args.backend}, {args.runners} runners (= direct threads), "
           f"{args.programs} responses of each kind; suites {sizes}; "

@@ -27,7 +27,8 @@ before it ends, the exit status of ``sys.exit`` or 1 with a traceback), under th
 more, SIGKILL), no core files, and a wall-clock deadline of ``wall_limit_s`` (then its process
 group and every descendant are killed: ``timeout``). ``cpu_s`` is the run's CPU time (user +
 system, from ``wait4``: its own and that of the children it waited for); the host compares it
-with ``time_limit_s``. Its standard output beyond ``max_output`` bytes kills it too
+with ``time_limit_s``. A run killed at the CPU limit (SIGXCPU, or SIGKILL past it) is a
+``timeout`` too. Its standard output beyond ``max_output`` bytes kills it too
 (``overflow``). A function task's run defines the program as the module ``solution`` (not
 ``__main__``), calls ``entry_point(*args)`` and writes the return value, encoded by
 :func:`synth.values.encode`, as JSON on descriptor 3 (``result``); exit status 3 when the value
@@ -126,7 +127,7 @@ def _child(program: dict[str, Any], test: dict[str, Any], fds: tuple[int, int, i
         os.closerange(4 if fds[3] >= 0 else 3, 1 << 16)
         limit = program["memory_mb"] * MB
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        cpu = math.ceil(program["time_limit_s"]) + 1
+        cpu = math.ceil(program["time_limit_s"]) + 1  # SIGXCPU; SIGKILL a second later
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         function = program["kind"] == "function"
@@ -272,6 +273,7 @@ def _run(program: dict[str, Any], test: dict[str, Any]) -> dict[str, Any]:
         if fd >= 0:
             os.close(fd)
     deadline = start + float(program["wall_limit_s"])
+    cpu_cap = math.ceil(program["time_limit_s"]) + 1  # the run's RLIMIT_CPU (soft)
     try:
         pidfd: int | None = os.pidfd_open(pid)
     except (AttributeError, OSError):
@@ -363,6 +365,9 @@ def _run(program: dict[str, Any], test: dict[str, Any]) -> dict[str, Any]:
     res = bytes(sinks[res_r]) if res_r >= 0 else b""
     if status == "exited" and max(len(out), len(res)) > cap:
         status = "overflow"
+    if status == "exited" and code is not None and (
+            code == -signal.SIGXCPU or (code == -signal.SIGKILL and cpu >= cpu_cap)):
+        status = "timeout"  # killed at the CPU limit (RLIMIT_CPU: SIGXCPU, then SIGKILL)
     if status != "exited":
         code = None
     return {"status": status, "code": code,
