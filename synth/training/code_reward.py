@@ -39,7 +39,7 @@ Scoring one response:
      judged by the bootcamp's rule, and tokens would reject the other valid outputs: it is not
      run under this judge, nor counted.
 
-   Output beyond a cap fails the test (and stops the run): ``8 x`` the expected output's bytes
+   Output beyond a cap fails the test (the run is killed there): ``8 x`` the expected output's bytes
    ``+ 1024`` under ``tokens`` (longer text cannot have the same tokens), at least 4 MB under
    ``check_output`` and for a function's printed output and its return value's JSON.
 4. **The score** is 1.0 when every test passes, else 0.0, and the run stops at the first test
