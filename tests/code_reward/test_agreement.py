@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import random
 import secrets
-import socket
-import threading
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -43,7 +41,7 @@ from code_rows import (
     reference_passes,
     reference_program,
 )
-from helpers import assert_no_leftovers
+from helpers import Listener, assert_no_leftovers
 
 from synth.library import Library
 from synth.sandbox import get_backend
@@ -194,33 +192,6 @@ def _wrap(rng: random.Random, program: str, other: str) -> str:
 # -- the test -----------------------------------------------------------------------------------
 
 
-class _Listener:
-    def __init__(self) -> None:
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(8)
-        self.sock.settimeout(0.2)
-        self.port = self.sock.getsockname()[1]
-        self.received: list[bytes] = []
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._serve, daemon=True)
-        self.thread.start()
-
-    def _serve(self) -> None:
-        while not self.stop.is_set():
-            try:
-                conn, _ = self.sock.accept()
-            except OSError:
-                continue
-            with conn:
-                self.received.append(conn.recv(100) or b"<connected>")
-
-    def close(self) -> None:
-        self.stop.set()
-        self.thread.join(timeout=2)
-        self.sock.close()
-
-
 def test_the_reward_agrees_with_a_direct_run_of_the_suite(code_library: Library,
                                                            tmp_path: Path, monkeypatch) -> None:
     t0 = time.monotonic()
@@ -233,7 +204,7 @@ def test_the_reward_agrees_with_a_direct_run_of_the_suite(code_library: Library,
     secret.chmod(0o600)
     outside = Path(f"/tmp/{marker}-outside")
     repo_file = Path(__file__).resolve().parents[2] / "synth" / f"{marker}.py"
-    listener = _Listener()
+    listener = Listener()
     suites = {
         LOYAL: build_suite(code_library, LOYAL, {"easy": 2, "hard": 2}, examples=[("24\n", "8")]),
         BULBS: build_suite(code_library, BULBS, {"easy": 2, "hard": 2}, examples=[("3 2\n", "5")]),

@@ -22,16 +22,13 @@ from __future__ import annotations
 import ast
 import json
 import secrets
-import socket
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from code_rows import build_suite, canonical_json, code_row, fenced
-from helpers import ALL_BACKENDS, assert_no_leftovers, require_backend
+from helpers import ALL_BACKENDS, Listener, assert_no_leftovers, require_backend
 
 from synth.library import Library
 from synth.sandbox.base import Backend
@@ -55,46 +52,6 @@ pytestmark = pytest.mark.timeout(600)
 @pytest.fixture(params=ALL_BACKENDS)
 def backend(request: pytest.FixtureRequest) -> Backend:
     return require_backend(request.param)
-
-
-class Listener:
-    """A TCP listener on the host's 127.0.0.1 that records every connection it gets."""
-
-    def __init__(self) -> None:
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(8)
-        self.sock.settimeout(0.2)
-        self.port = self.sock.getsockname()[1]
-        self.received: list[bytes] = []
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._serve, daemon=True)
-        self.thread.start()
-
-    def _serve(self) -> None:
-        while not self.stop.is_set():
-            try:
-                conn, _ = self.sock.accept()
-            except OSError:
-                continue
-            with conn:
-                conn.settimeout(1)
-                try:
-                    self.received.append(conn.recv(4096) or b"<connected>")
-                except OSError:
-                    self.received.append(b"<connected>")
-
-    def close(self) -> None:
-        self.stop.set()
-        self.thread.join(timeout=2)
-        self.sock.close()
-
-
-@pytest.fixture
-def listener() -> Iterator[Listener]:
-    lst = Listener()
-    yield lst
-    lst.close()
 
 
 def header(src: str, key: str) -> set[str]:
