@@ -3,6 +3,7 @@
     .venv/bin/python bench/real_model.py [--quick | --real] [--model local|local-smoke] [--tasks N]
                                          [--modes full,compiled] [--rounds R] [--samples K]
                                          [--out DIR]
+    .venv/bin/python bench/real_model.py --from-runs runs/campaign-*   # yields of kept long runs
 
 For each mode it runs ``synth run --source codecontests --model MODEL --mode MODE`` over the same
 first N bundled CodeContests tasks (a fresh library per mode, an embedded model served by
@@ -169,6 +170,77 @@ def missing(model: str) -> str | None:
     return None
 
 
+def _sessions_s(events: list[dict[str, Any]]) -> float:
+    """A run's wall seconds over its sessions: each ``run_start`` (a resume starts a session)
+    to the last event before the next one."""
+    total, start, last = 0.0, None, None
+    for e in events:
+        ts = float(e.get("ts") or 0.0)
+        if e.get("kind") == "run_start":
+            if start is not None and last is not None:
+                total += last - start
+            start = ts
+        last = ts
+    if start is not None and last is not None:
+        total += last - start
+    return total
+
+
+def from_runs(run_dirs: list[Path], library: Path) -> list[dict[str, Any]]:
+    """Yields per source and mode from run folders kept in the repository (``runs/campaign-*``:
+    the long runs with the embedded model), with what review did to their bootcamps."""
+    manifest = json.loads((library / "manifest.json").read_text(encoding="utf-8"))["bootcamps"]
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for run_dir in run_dirs:
+        config = json.loads((run_dir / "config.json").read_text(encoding="utf-8"))["config"]
+        events = read_events(run_dir / "events.jsonl")
+        modes = Counter(e.get("mode") for e in events if e.get("kind") == "node"
+                        and e.get("node") == "draft" and e.get("mode"))
+        for mode in modes or {"(none drafted)": 0}:
+            groups.setdefault((str(config["source"]), str(mode)), []).append(
+                {"run": run_dir, "events": events})
+    out = []
+    for (source, mode), runs in sorted(groups.items()):
+        events = [e for r in runs for e in r["events"]]
+        summary = summarise(events, sum(_sessions_s(r["events"]) for r in runs))
+        ids = {r["run"].name for r in runs}
+        reviewed = [m for m in manifest if m.get("run_id") in ids and m.get("source") == source]
+        ended = [e for e in events if e.get("kind") == "task_end"]
+        summary.update(
+            mode=f"{source} {mode}", run_id=",".join(sorted(ids)),
+            tasks_tried=len(ended), tasks_started=len({e.get("task") for e in events
+                                                       if e.get("kind") == "task_start"}),
+            duplicates=sum(1 for e in events if e.get("kind") == "dedup" and e.get("duplicate_of")),
+            review={st: sum(1 for m in reviewed if m.get("status") == st)
+                    for st in ("accepted", "pending-review", "rejected-in-review")},
+            review_reasons=[f"{m['name']}: {m.get('review_reason', '')}" for m in reviewed
+                            if m.get("status") == "rejected-in-review"],
+            tokens_per_accepted=(round(sum(c["in"] + c["out"] for c in summary["calls"])
+                                       / len(summary["accepted"]))
+                                 if summary["accepted"] else None))
+        out.append(summary)
+    return out
+
+
+def show_yields(results: list[dict[str, Any]]) -> None:
+    """The README's yield table: one row per source and mode."""
+    print("\n| source, mode | tasks ended | with code | past gate | in band | committed | "
+          "review: kept / pending / rejected | duplicates | min / accepted | tokens / accepted |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in results:
+        st, rv = r["stages"], r["review"]
+        print(f"| {r['mode']} | {r['tasks_tried']} | {st['with code']} | {st['past gate']} | "
+              f"{st['in band']} | {st['committed']} | {rv['accepted']} / {rv['pending-review']} / "
+              f"{rv['rejected-in-review']} | {r['duplicates']} | {r['minutes_per_accepted'] or '-'} | "
+              f"{r['tokens_per_accepted'] or '-'} |")
+    for r in results:
+        print(f"\n-- {r['mode']} (runs {r['run_id']}, {r['wall_s'] / 60:.0f} min)")
+        print(f"rejections: {r['rejections'] or '-'}")
+        print(f"failing checks: {r['failing_checks'] or '-'}")
+        for line in r["review_reasons"]:
+            print(f"rejected in review: {line}")
+
+
 def main() -> None:
     setup()
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -185,7 +257,18 @@ def main() -> None:
     ap.add_argument("--candidates", type=int, default=1)
     ap.add_argument("--sandbox", default="auto")
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--from-runs", type=Path, nargs="+", default=None, metavar="RUN_DIR",
+                    help="run nothing: the yields per source and mode of these run folders "
+                    "(e.g. runs/campaign-*), with what review did to their bootcamps")
+    ap.add_argument("--library", type=Path, default=REPO / "generated_bootcamps")
     args = ap.parse_args()
+    if args.from_runs:
+        results = from_runs(args.from_runs, args.library)
+        show_yields(results)
+        if args.out:
+            args.out.mkdir(parents=True, exist_ok=True)
+            (args.out / "yields.json").write_text(json.dumps(results, indent=1, default=str))
+        return
     for key, value in (REAL if args.real else QUICK).items():
         if getattr(args, key) is None:
             setattr(args, key, value)

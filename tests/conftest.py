@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,3 +21,14 @@ os.environ.setdefault("OPENAI_API_KEY", "sk-test-never-sent")
 @pytest.fixture
 def repo() -> Path:
     return REPO
+
+
+@pytest.fixture
+def listener() -> Iterator[Any]:
+    """A TCP listener on 127.0.0.1 that records every connection (the attacks' network probe:
+    tests/helpers.py's Listener)."""
+    from helpers import Listener
+
+    lst = Listener()
+    yield lst
+    lst.close()

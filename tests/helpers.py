@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -411,3 +413,36 @@ def worker_pool(workers: int = 2) -> Any:
 
     return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
                                initializer=os.setsid)
+
+
+class Listener:
+    """A TCP listener on the host's 127.0.0.1 that records every connection it gets."""
+
+    def __init__(self) -> None:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.received: list[bytes] = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            with conn:
+                conn.settimeout(1)
+                try:
+                    self.received.append(conn.recv(4096) or b"<connected>")
+                except OSError:
+                    self.received.append(b"<connected>")
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(timeout=2)
+        self.sock.close()

@@ -25,10 +25,11 @@ from __future__ import annotations
 import ast
 import contextlib
 import json
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from typing import Any
 
 from synth.gate.calls import Failure
+from synth.gate.inputs import ANSWER_SHOWN_SHARE, answer_in_prompt
 from synth.gate.programs import ProgramRuns, _report
 from synth.gate.results import failure_result, result
 from synth.gate.suite import Suite
@@ -37,18 +38,22 @@ from synth.sandbox.methods import code_unit, contract_files
 from synth.text import pyast
 from synth.values import ValueProblem, canonical, decode, encode, shape
 
-__all__ = ["ANSWER_SHOWN_SHARE", "CHECKS", "Expected", "answer_in_prompt", "expected_arguments", "fits",
-           "run_function", "shown_calls"]
+__all__ = ["CALLS_SCRIPT", "CHECKS", "Expected", "expected_arguments", "fits", "run_function",
+           "shown_calls"]
 
 # -- the reference function in a job of its own ---------------------------------------------
 
-#: The job's script for :func:`run_function` (trusted text; it runs in the sandbox).
-_CALLS = '''"""Call the reference function on each argument list of the request (synth.runner)."""
+#: The job's script that calls a reference function on each argument list of its request
+#: (trusted text; it runs in the sandbox): per call ``stdout`` (the canonical literal of the
+#: return value), ``value`` (its JSON, :func:`synth.values.encode`), ``stderr``, ``code`` and
+#: ``cpu_s``. :func:`run_function` and the code suites' builder (:mod:`synth.suites.run`) send it.
+CALLS_SCRIPT = '''"""Call the reference function on each argument list of the request (synth.runner), timed."""
 import json
 import sys
+import time
 
 from synth.runner import FunctionTimeout, ProgramError, call_function
-from synth.values import ValueProblem, canonical, decode
+from synth.values import ValueProblem, canonical, decode, encode
 
 
 def main():
@@ -57,10 +62,11 @@ def main():
         source = handle.read()
     out = []
     for encoded in request["inputs"]:
+        start = time.process_time()
         try:
             value = call_function(source, request["entry_point"], decode(encoded),
                                   timeout_s=float(request["timeout"]))
-            item = {"stdout": canonical(value), "stderr": "", "code": 0}
+            item = {"stdout": canonical(value), "value": encode(value), "stderr": "", "code": 0}
         except FunctionTimeout:
             item = {"stdout": "", "stderr": "no answer in time", "code": None}
         except ProgramError as exc:
@@ -69,6 +75,7 @@ def main():
             item = {"stdout": "", "stderr": "the return value: " + str(exc)[:500], "code": 3}
         except MemoryError:
             item = {"stdout": "", "stderr": "MemoryError", "code": -1}
+        item["cpu_s"] = time.process_time() - start
         out.append(item)
     sys.stdout.write(json.dumps(out) + "\\n")
 
@@ -87,7 +94,7 @@ def run_function(backend: Backend, source: str, entry_point: str, calls: list[An
     limits = Limits(wall_s=wall, cpu_s=wall, memory_mb=memory_mb, pids=8, file_size_mb=4,
                     max_output_bytes=8_000_000)
     job = SandboxJob(
-        files={**contract_files(), "program.py": source, "call_function.py": _CALLS},
+        files={**contract_files(), "program.py": source, "call_function.py": CALLS_SCRIPT},
         argv=["call_function.py"],
         stdin=json.dumps({"inputs": calls, "entry_point": entry_point, "timeout": timeout_s}),
         unit=code_unit(source, "reference-function"),
@@ -399,18 +406,23 @@ def _docstring_calls(doc: str, entry: str) -> list[list[tuple[str, Any] | None]]
     return calls
 
 
-def expected_arguments(source: str, entry: str, tests: str | None = None) -> Expected | None:
-    """What the function ``entry`` of ``source`` (parsed, never run), its docstring and the
-    task's ``tests`` (calls of ``candidate`` or of ``entry``) say about its arguments; None
-    when the source has no such function."""
+def _entry_function(source: str, entry: str) -> ast.FunctionDef | None:
+    """The top-level function ``entry`` of ``source`` (parsed, never run), or None."""
     try:
         tree = pyast.parse(source)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
-    found = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == entry]
-    if not found:
+    return next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == entry),
+                None)
+
+
+def expected_arguments(source: str, entry: str, tests: str | None = None) -> Expected | None:
+    """What the function ``entry`` of ``source`` (parsed, never run), its docstring and the
+    task's ``tests`` (calls of ``candidate`` or of ``entry``) say about its arguments; None
+    when the source has no such function."""
+    fn = _entry_function(source, entry)
+    if fn is None:
         return None
-    fn = found[0]
     params = [*fn.args.posonlyargs, *fn.args.args]
     names = [p.arg for p in params]
     required = len(params) - len(fn.args.defaults)
@@ -483,53 +495,17 @@ def check_function_inputs(s: Suite) -> dict[str, Any]:
                   checked="\n".join(f"- {c}" for c in checked))
 
 
-#: the share of a level's cases that may be ones the prompt shows with their answer (the
-#: statement's examples, a docstring's ``>>>`` calls) before that level gives answers away
-ANSWER_SHOWN_SHARE = 0.3
-
-
 def shown_calls(source: str, entry: str) -> set[tuple[str, ...]]:
     """The argument lists (canonical JSON of each argument) of the calls of ``entry`` that its
     docstring shows: the prompt of a function task shows them with their return values."""
-    try:
-        tree = pyast.parse(source)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return set()
-    found = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == entry]
-    if not found:
-        return set()
+    fn = _entry_function(source, entry)
     out: set[tuple[str, ...]] = set()
-    for call in _docstring_calls(ast.get_docstring(found[0]) or "", entry):
+    doc = (ast.get_docstring(fn) or "") if fn is not None else ""
+    for call in _docstring_calls(doc, entry):
         if all(arg is not None for arg in call):
             with contextlib.suppress(ValueError, TypeError):
                 out.add(tuple(canonical(arg[1]) for arg in call if arg is not None))
     return out
-
-
-def answer_in_prompt(s: Suite, keyed: list[tuple[int, int, Any]], shown: Collection[Any],
-                     what: str, show: Callable[[Any], str]) -> dict[str, Any] | None:
-    """The failed result when more than :data:`ANSWER_SHOWN_SHARE` of some level's cases
-    (``keyed``: level, index, key) have a key in ``shown`` -- cases whose answer the prompt
-    itself shows -- else None."""
-    if not shown:
-        return None
-    sizes: dict[int, int] = {}
-    repeats: dict[int, list[tuple[int, Any]]] = {}
-    for li, i, key in keyed:
-        sizes[li] = sizes.get(li, 0) + 1
-        if key in shown:
-            repeats.setdefault(li, []).append((i, key))
-    worst = max(repeats, key=lambda li: len(repeats[li]) / sizes[li], default=None)
-    if worst is None or len(repeats[worst]) <= ANSWER_SHOWN_SHARE * sizes[worst]:
-        return None
-    i, key = repeats[worst][0]
-    level = s.levels[worst][0]
-    return result(
-        "failed", f"{len(repeats[worst])} of the {sizes[worst]} cases of level {level!r} are "
-        f"{what} (e.g. {show(key)}): the prompt gives those answers away. Generate cases the "
-        "prompt does not show, e.g. draw again when a case is one of its examples",
-        finding="answer_in_prompt", case=s.cases[worst][i], shown=show(key),
-        level=level, share=f"{len(repeats[worst])}/{sizes[worst]}")
 
 
 def check_function_key(s: Suite) -> dict[str, Any]:

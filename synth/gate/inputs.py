@@ -25,12 +25,11 @@ came from; the result always lists what was checked and what could not be.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from functools import lru_cache
 from typing import Any
 
 from synth.gate.calls import Failure
-from synth.gate.functions import ANSWER_SHOWN_SHARE, answer_in_prompt
 from synth.gate.multi_answer import defines_check_output
 from synth.gate.programs import run_program
 from synth.gate.results import failure_result, result
@@ -39,12 +38,16 @@ from synth.sandbox.kit import json_problem
 from synth.statement import InputChecker, derive, split_sections
 from synth.statement.answers import answer_guaranteed, impossible_outputs, says_impossible
 
-__all__ = ["CHECKS", "check_inputs", "input_checker"]
+__all__ = ["ANSWER_SHOWN_SHARE", "CHECKS", "answer_in_prompt", "check_inputs", "input_checker"]
 
 #: cases whose input is checked when no other check generated more (spread over the levels)
 MIN_CASES = 60
 #: seconds of generation the check may spend adding cases
 GEN_BUDGET_S = 1.0
+#: the share of a level's cases that may be ones the prompt shows with their answer (the
+#: statement's examples, a docstring's ``>>>`` calls) before that level gives answers away
+ANSWER_SHOWN_SHARE = 0.3
+
 #: STRESS cases drawn and checked (code test suites draw their own)
 STRESS_CASES = 3
 #: seconds the reference program may take on one STRESS input (a generous multiple of a
@@ -85,6 +88,39 @@ def _render_all(s: Suite) -> list[tuple[int, int, str]]:
 def _lines(items: list[str], limit: int = 40) -> str:
     shown = items[:limit] + ([f"... and {len(items) - limit} more"] if len(items) > limit else [])
     return "\n".join(f"- {x}" for x in shown) if shown else "(none)"
+
+
+def answer_in_prompt(s: Suite, keyed: list[tuple[int, int, Any]], shown: Collection[Any],
+                     what: str, show: Callable[[Any], str]) -> dict[str, Any] | None:
+    """The failed result when more than :data:`ANSWER_SHOWN_SHARE` of some level's cases
+    (``keyed``: level, index, key) have a key in ``shown`` -- cases whose answer the prompt
+    itself shows -- else None."""
+    if not shown:
+        return None
+    sizes: dict[int, int] = {}
+    repeats: dict[int, list[tuple[int, Any]]] = {}
+    for li, i, key in keyed:
+        sizes[li] = sizes.get(li, 0) + 1
+        if key in shown:
+            repeats.setdefault(li, []).append((i, key))
+    worst = max(repeats, key=lambda li: len(repeats[li]) / sizes[li], default=None)
+    if worst is None or len(repeats[worst]) <= ANSWER_SHOWN_SHARE * sizes[worst]:
+        return None
+    i, key = repeats[worst][0]
+    level = s.levels[worst][0]
+    return result(
+        "failed", f"{len(repeats[worst])} of the {sizes[worst]} cases of level {level!r} are "
+        f"{what} (e.g. {show(key)}): the prompt gives those answers away. Generate cases the "
+        "prompt does not show, e.g. draw again when a case is one of its examples",
+        finding="answer_in_prompt", case=s.cases[worst][i], shown=show(key),
+        level=level, share=f"{len(repeats[worst])}/{sizes[worst]}")
+
+
+def _validator_broken(f: Failure, **artifacts: Any) -> dict[str, Any]:
+    """The validator's own failure: reported, never blamed on the bootcamp."""
+    return result("failed" if f.status == "failed" else f.status,
+                  f"the input validator is broken: {f.what}", finding="validator_broken",
+                  hard=False, severity="convention", trace=f.trace or None, **artifacts)
 
 
 def _stress_failure(reason: str, **artifacts: Any) -> dict[str, Any]:
@@ -138,9 +174,7 @@ def _check_stress(s: Suite, checker: InputChecker | None,
         try:
             reasons = validate_all(s, stdins)
         except Failure as f:
-            return result("failed" if f.status == "failed" else f.status,
-                          f"the input validator is broken: {f.what}", finding="validator_broken",
-                          hard=False, severity="convention", trace=f.trace or None)
+            return _validator_broken(f)
         for k, reason in enumerate(reasons):
             if reason is not None:
                 return _stress_failure(f"the input validator rejects case {k}: {reason}",
@@ -229,9 +263,7 @@ def check_inputs(s: Suite) -> dict[str, Any]:
         try:
             reasons = validate_all(s, [x[2] for x in rendered])
         except Failure as f:
-            return result("failed" if f.status == "failed" else f.status,
-                          f"the input validator is broken: {f.what}", finding="validator_broken",
-                          hard=False, severity="convention", trace=f.trace or None, **lists)
+            return _validator_broken(f, **lists)
         rejected = [(k, r) for k, r in enumerate(reasons) if r is not None]
         checked.append(f"validator: {len(reasons)} inputs")
         if rejected:

@@ -14,6 +14,11 @@ joined). Each completion is scored by its row's bootcamp with :func:`synth.train
 -- in the sandbox's warm pool unless ``trust_library_code=True`` -- so a verifier that raises, hangs
 or returns an invalid score is logged with the response head, counted in
 :data:`synth.training.reward.FINDINGS`, and scores 0.0, never silently and never crashing the trainer.
+
+Code rows (``synth export --format code``: ``data_source`` ``code/<name>``, the ground truth a
+test suite) are scored the same way by :mod:`synth.training.code_reward`: the completion's last
+```python block runs against the suite in sandboxed program runners (``runners``; ``fraction=True``
+for the share of tests passed instead of all-or-nothing); ``docs/recipes/grpo_trl_code.py``.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ For each labelled task (:mod:`synth.suites.labelled`) with a compiled bootcamp i
 ``time_limit_s`` of CPU time (it is killed at :func:`wall_limit` seconds of wall time) and its
 output is right by the suite's judge: the same tokens, or the bootcamp's own ``check_output``
 (asked in the bootcamp's sandboxed method server, with the test's identity; an example, which
-has none, is judged by tokens). Then, side by side for three suites -- the examples alone, the
+has none, is not judged there, as the code reward does not judge it). Then, side by side for three suites -- the examples alone, the
 suite without its stress level, the full suite:
 
 * TPR: the share of correct programs that pass every test;
@@ -206,6 +206,9 @@ class _Judge:
         out = [same_tokens(str(t.expected), r.stdout) for t, r in zip(tests, runs, strict=True)]
         if self.suite.judge != "check_output":
             return out
+        # a statement example has no identity for check_output, and its shown output is one
+        # valid output among several: not judged, as the code reward does not judge it
+        out = [True if t.identity is None else ok for t, ok in zip(tests, out, strict=True)]
         asks = [k for k, t in enumerate(tests) if t.identity is not None and runs[k].ok]
         if not asks:
             return out

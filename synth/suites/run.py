@@ -8,8 +8,8 @@ outputs and its time per test) and the programs ``synth suite-eval`` judges.
   stays fair when runs share a loaded machine). A run past ``timeout_s`` of wall time is killed
   (``code`` None).
 * :func:`run_function`: a reference function called once per argument list, in one sandboxed
-  process (:func:`synth.runner.call_function`, as a function bootcamp calls its key), each call
-  timed by the CPU clock; the return value comes back as JSON (:func:`synth.values.encode`).
+  process (:data:`synth.gate.functions.CALLS_SCRIPT`, the gate's function oracle's job: as a
+  function bootcamp calls its key), each call timed by the CPU clock; the return value comes back as JSON (:func:`synth.values.encode`).
 
 Inputs go to jobs in chunks (:data:`CHUNK` inputs, :data:`CHUNK_CHARS` characters). A chunk whose
 job is killed as a whole (memory of the whole job, output past the cap) is run again in halves,
@@ -24,6 +24,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from synth.gate.functions import CALLS_SCRIPT
 from synth.sandbox.base import Backend, Limits, Outcome, SandboxJob
 from synth.sandbox.kit import KIT_NAME
 from synth.sandbox.kit.forkrun import PARALLEL
@@ -152,44 +153,6 @@ class FunctionRun:
         return self.code == 0
 
 
-#: The job's script for :func:`run_function` (trusted text; it runs in the sandbox).
-_CALLS = '''"""Call the function on each argument list of the request (synth.runner), timed."""
-import json
-import sys
-import time
-
-from synth.runner import FunctionTimeout, ProgramError, call_function
-from synth.values import ValueProblem, decode, encode
-
-
-def main():
-    request = json.loads(sys.stdin.read())
-    with open("program.py", encoding="utf-8") as handle:
-        source = handle.read()
-    out = []
-    for encoded in request["inputs"]:
-        start = time.process_time()
-        try:
-            value = call_function(source, request["entry_point"], decode(encoded),
-                                  timeout_s=float(request["timeout"]))
-            item = {"value": encode(value), "error": "", "code": 0}
-        except FunctionTimeout:
-            item = {"value": None, "error": "no answer in time", "code": None}
-        except ProgramError as exc:
-            item = {"value": None, "error": (str(exc) + "\\n" + exc.stderr)[-3000:], "code": 1}
-        except ValueProblem as exc:
-            item = {"value": None, "error": "the return value: " + str(exc)[:500], "code": 3}
-        except MemoryError:
-            item = {"value": None, "error": "MemoryError", "code": -1}
-        item["cpu_s"] = time.process_time() - start
-        out.append(item)
-    sys.stdout.write(json.dumps(out) + "\\n")
-
-
-main()
-'''
-
-
 def run_function(backend: Backend, source: str, entry_point: str, calls: list[list[Any]], *,
                  timeout_s: float, memory_mb: int, role: str) -> list[FunctionRun]:
     """One :class:`FunctionRun` per JSON-encoded argument list of ``calls``, in order."""
@@ -200,7 +163,7 @@ def run_function(backend: Backend, source: str, entry_point: str, calls: list[li
         limits = Limits(wall_s=wall, cpu_s=wall, memory_mb=min(65536, memory_mb + 256), pids=8,
                         file_size_mb=4, max_output_bytes=64_000_000)
         job = SandboxJob(
-            files={**contract_files(), "program.py": source, "call_function.py": _CALLS},
+            files={**contract_files(), "program.py": source, "call_function.py": CALLS_SCRIPT},
             argv=["call_function.py"],
             stdin=json.dumps({"inputs": chunk, "entry_point": entry_point,
                               "timeout": timeout_s}),
@@ -215,9 +178,9 @@ def run_function(backend: Backend, source: str, entry_point: str, calls: list[li
         except (ValueError, IndexError):
             raise RunError("the reference function's job wrote no report") from None
         if type(items) is not list or len(items) != len(chunk) or not all(
-                type(o) is dict and type(o.get("error")) is str
+                type(o) is dict and type(o.get("stderr")) is str
                 and (o.get("code") is None or type(o.get("code")) is int) for o in items):
             raise RunError("the reference function's job wrote a malformed report")
-        out += [FunctionRun(o.get("value"), o["error"], o["code"], _number(o.get("cpu_s")))
+        out += [FunctionRun(o.get("value"), o["stderr"], o["code"], _number(o.get("cpu_s")))
                 for o in items]
     return out

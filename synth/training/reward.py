@@ -41,6 +41,14 @@ transcript and a corrupted one, for a multi-turn row), and a bootcamp that score
 is quarantined: its later rows score 0.0 as findings and its library record is marked
 (:mod:`synth.training.canary`, ``docs/production.md``).
 
+Code rows (``data_source`` ``"code/<name>"``, ``synth export --format code``: the answer is a
+program, the ground truth a test suite) are scored by :mod:`synth.training.code_reward`: the
+program runs in a warm pool of sandboxed program runners against the suite's tests, and a suite
+judged by the bootcamp's ``check_output`` asks the bootcamp's sandboxed worker pool here (its
+canaries and quarantine included). All-or-nothing by default; ``fraction=True`` (an argument of
+:func:`compute_score`, e.g. verl's ``reward_kwargs``, or of :func:`make_compute_score`) scores
+the share of tests passed.
+
 Broken *data* (an unknown data source, a ground truth that is not a JSON object, a module
 that no longer matches the manifest) raises :class:`RewardDataError` naming it, because that is
 the trainer's pipeline being wrong; a sandbox that cannot run at all raises
@@ -58,7 +66,6 @@ import re
 import threading
 import traceback
 import weakref
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -74,17 +81,11 @@ from synth.training.canary import (
     Quarantine,
     Scored,
 )
+from synth.training.reward_errors import FINDINGS, RewardDataError, RewardSandboxError
 
 PREFIX = "bootcamp/"
+CODE_PREFIX = "code/"  # code rows: synth.training.code_reward
 log = logging.getLogger("synth.training.reward")
-
-#: bootcamp name -> verifier failures (exceptions, timeouts, invalid scores) seen in this process
-FINDINGS: Counter[str] = Counter()
-
-
-class RewardDataError(ValueError):
-    """The row's data source or ground truth does not match the library."""
-
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
@@ -101,15 +102,49 @@ def _finite(text: str) -> float:
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
-class RewardSandboxError(RuntimeError):
-    """The sandbox could not score at all (no backend, a worker that cannot start)."""
-
-
 class _Reward:
-    """What both reward functions share: one library folder and the checks of a row's data."""
+    """What both reward functions share: one library folder, the checks of a row's data, and
+    the code reward that code rows go to."""
 
-    def __init__(self, library: Path | str | None = None) -> None:
+    def __init__(self, library: Path | str | None = None, *, runners: int = 2,
+                 fraction: bool = False, runner_backend: str = "auto") -> None:
         self.library = Library(library) if library is not None else Library()
+        self.runners, self.fraction, self.runner_backend = runners, fraction, runner_backend
+        self._code: Any = None
+        self._code_lock = threading.Lock()
+
+    def _code_reward(self) -> Any:
+        """The :class:`synth.training.code_reward.CodeReward` of code rows (made on first use)."""
+        if self._code is None:
+            from synth.training.code_reward import CodeReward
+
+            with self._code_lock:
+                if self._code is None:
+                    self._code = CodeReward(
+                        self.library, judge=self._code_judge, refused=self._code_refused,
+                        on_judged=self._code_judged, size=self.runners,
+                        backend=self.runner_backend, fraction=self.fraction)
+        return self._code
+
+    def _code_score(self, data_source: str, solution_str: Any, ground_truth: Any,
+                    extra_info: dict[str, Any] | None, fraction: bool | None) -> float:
+        return float(self._code_reward()(data_source, solution_str, ground_truth, extra_info,
+                                         fraction=fraction))
+
+    def _code_judge(self, name: str, response: str, identity: dict[str, Any]) -> float:
+        raise NotImplementedError
+
+    def _code_refused(self, name: str) -> bool:
+        return False
+
+    def _code_judged(self, name: str, identity: dict[str, Any]) -> None:
+        """A check_output call on ``identity`` was made for a code row (canaries may follow)."""
+
+    def _close_code(self) -> None:
+        with self._code_lock:
+            code, self._code = self._code, None
+        if code is not None:
+            code.close()
 
     @staticmethod
     def _name(data_source: Any) -> str:
@@ -164,8 +199,9 @@ class RewardFunction(_Reward):
     """``compute_score`` over one library folder, scored in sandboxed warm worker pools.
 
     ``size`` workers per bootcamp, on ``backend`` (``auto``: the strongest available), each
-    ``verify_score`` call bounded by ``call_timeout_s``. Thread-safe. :meth:`close` stops the
-    workers (they are also stopped at interpreter exit).
+    ``verify_score`` call bounded by ``call_timeout_s``. Code rows run on ``runners`` sandboxed
+    program runners (same backend), all-or-nothing unless ``fraction``. Thread-safe.
+    :meth:`close` stops the workers and runners (they are also stopped at interpreter exit).
 
     Canaries (:mod:`synth.training.canary`): ``canary_rate`` canaries per real call on average, at
     random points (0 turns them off). A bootcamp whose canary fails is quarantined:
@@ -181,8 +217,10 @@ class RewardFunction(_Reward):
         backend: str = "auto",
         call_timeout_s: float = 5.0,
         canary_rate: float = CANARY_RATE,
+        runners: int = 2,
+        fraction: bool = False,
     ) -> None:
-        super().__init__(library)
+        super().__init__(library, runners=runners, fraction=fraction, runner_backend=backend)
         self.size = size
         self.backend = backend
         self.call_timeout_s = call_timeout_s
@@ -248,7 +286,11 @@ class RewardFunction(_Reward):
         solution_str: Any,
         ground_truth: str | dict[str, Any],
         extra_info: dict[str, Any] | None = None,
+        *,
+        fraction: bool | None = None,
     ) -> float:
+        if isinstance(data_source, str) and data_source.startswith(CODE_PREFIX):
+            return self._code_score(data_source, solution_str, ground_truth, extra_info, fraction)
         episodes = self._episode_pool(data_source)
         pool = self._pool(data_source) if episodes is None else None
         identity = self._identity(data_source, ground_truth)
@@ -280,6 +322,29 @@ class RewardFunction(_Reward):
             FINDINGS[name], result.error, solution_str[:200], result.traceback[-1500:],
         )
         return 0.0
+
+    def _code_judge(self, name: str, response: str, identity: dict[str, Any]) -> float:
+        """A code row's check_output: the bootcamp's verify_score in its sandboxed pool."""
+        from synth.training.code_reward import JudgeFailure
+
+        data_source = PREFIX + name
+        result = self._pool(data_source).verify(response, identity)
+        if result.outcome.value == "passed" and result.score is not None:
+            return float(result.score)
+        if result.outcome.value == "sandbox_error":
+            raise RewardSandboxError(f"cannot score {data_source!r} in the sandbox: {result.error}")
+        raise JudgeFailure(f"verify_score ended with {result.outcome.value}"
+                           f"{f' ({result.kind})' if result.kind else ''}: {result.error}\n"
+                           f"response head: {response[:200]!r}\n{result.traceback[-1500:]}")
+
+    def _code_refused(self, name: str) -> bool:
+        if name not in self.quarantined:
+            return False
+        self._refuse(name)
+        return True
+
+    def _code_judged(self, name: str, identity: dict[str, Any]) -> None:
+        self._auditor.offer(PREFIX + name, identity)
 
     def _quarantine(self, data_source: str, found: Quarantine) -> None:
         """A canary failed (in the canary thread): refuse the bootcamp from now on, mark its
@@ -317,6 +382,7 @@ class RewardFunction(_Reward):
         return self._auditor.settle(timeout_s)
 
     def close(self) -> None:
+        self._close_code()
         self._auditor.close()
         with self._lock:
             pools, self._pools = list(self._pools.values()), {}
@@ -421,9 +487,23 @@ class TrustedRewardFunction(_Reward):
     keys, and one of them can change every bootcamp's scores). Classes are loaded once per
     process (hash-checked) and cached. A verifier that hangs hangs the caller."""
 
-    def __init__(self, library: Path | str | None = None) -> None:
-        super().__init__(library)
+    def __init__(self, library: Path | str | None = None, *, runners: int = 2,
+                 fraction: bool = False, runner_backend: str = "auto") -> None:
+        super().__init__(library, runners=runners, fraction=fraction,
+                         runner_backend=runner_backend)
         self._classes: dict[str, type[BaseBootcamp]] = {}
+
+    def _code_judge(self, name: str, response: str, identity: dict[str, Any]) -> float:
+        """A code row's check_output, in this process (the library is trusted; the program
+        never runs here: it ran in the sandbox)."""
+        from synth.training.code_reward import JudgeFailure
+
+        cls = self.bootcamp(PREFIX + name)
+        try:
+            return float(cls.verify_score(response, identity))
+        except Exception as exc:  # a library defect: a finding
+            raise JudgeFailure(f"verify_score raised {type(exc).__name__}: {exc}\n"
+                               f"response head: {response[:200]!r}") from exc
 
     def bootcamp(self, data_source: str) -> type[BaseBootcamp]:
         name = self._name(data_source)
@@ -442,7 +522,11 @@ class TrustedRewardFunction(_Reward):
         solution_str: Any,
         ground_truth: str | dict[str, Any],
         extra_info: dict[str, Any] | None = None,
+        *,
+        fraction: bool | None = None,
     ) -> float:
+        if isinstance(data_source, str) and data_source.startswith(CODE_PREFIX):
+            return self._code_score(data_source, solution_str, ground_truth, extra_info, fraction)
         cls = self.bootcamp(data_source)
         identity = self._identity(data_source, ground_truth)
         if not isinstance(solution_str, str):
@@ -470,7 +554,8 @@ class TrustedRewardFunction(_Reward):
         return True
 
     def close(self) -> None:
-        """Nothing to stop (same interface as :class:`RewardFunction`)."""
+        """Stops the program runners of code rows (same interface as :class:`RewardFunction`)."""
+        self._close_code()
 
 
 def _trusted_episode(cls: type[MultiTurnBootcamp], data_source: str, identity: dict[str, Any],
@@ -522,15 +607,21 @@ def compute_score(
     solution_str: Any,
     ground_truth: str | dict[str, Any],
     extra_info: dict[str, Any] | None = None,
+    *,
+    fraction: bool | None = None,
 ) -> float:
     """verl custom reward: the shipped library bootcamp's ``verify_score`` of ``solution_str``,
-    computed in the sandbox's warm worker pool (see the module docstring)."""
+    computed in the sandbox's warm worker pool; for a code row (``code/<name>``), the program in
+    ``solution_str`` run against the suite, all-or-nothing unless ``fraction`` (see the module
+    docstring)."""
     global _DEFAULT
     if _DEFAULT is None:
         with _DEFAULT_LOCK:
             if _DEFAULT is None:
                 _DEFAULT = RewardFunction()
-    return _DEFAULT(data_source, solution_str, ground_truth, extra_info)
+    if fraction is None:
+        return _DEFAULT(data_source, solution_str, ground_truth, extra_info)
+    return _DEFAULT(data_source, solution_str, ground_truth, extra_info, fraction=fraction)
 
 
 def make_compute_score(
@@ -539,19 +630,24 @@ def make_compute_score(
     """A ``compute_score`` over a library folder (e.g. one grown by ``synth run``).
 
     By default it scores in the sandbox's warm worker pool (options: ``size`` workers per
-    bootcamp, ``backend``, ``call_timeout_s``, ``canary_rate``): the library's code never runs
+    bootcamp, ``backend``, ``call_timeout_s``, ``canary_rate``; for code rows ``runners``
+    program runners and ``fraction``): the library's code never runs
     in this process, a verifier that hangs or explodes on some model output costs a bounded
     time and is reported, never stalls or crashes the trainer, and canaries audit the stream
     (:class:`RewardFunction`).
 
     ``trust_library_code=True`` says "I trust this library's code": the bootcamps are imported
-    into this process and scored there (faster, no sandbox), with everything that
-    :meth:`synth.library.Library.load_bootcamp` says the caller then trusts -- the modules run
+    into this process and scored there (faster, no sandbox; a code row's program still runs in
+    the sandbox: ``runners``, ``fraction`` and ``runner_backend`` apply to it), with everything
+    that :meth:`synth.library.Library.load_bootcamp` says the caller then trusts -- the modules run
     with this process's privileges, environment and API keys, and any one of them can patch
     ``BaseBootcamp`` for every bootcamp of the process.
     """
     if trust_library_code:
+        # a code row's program is sandboxed whatever the trust: the runners' options still apply
+        code = {k: pool_options.pop(k) for k in ("runners", "fraction", "runner_backend")
+                if k in pool_options}
         if pool_options:
             raise TypeError(f"pool options {sorted(pool_options)} apply to sandboxed scoring only")
-        return TrustedRewardFunction(library)
+        return TrustedRewardFunction(library, **code)
     return RewardFunction(library, **pool_options)

@@ -18,14 +18,11 @@ from __future__ import annotations
 import json
 import re
 import secrets
-import socket
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import assert_no_leftovers
+from helpers import Listener, assert_no_leftovers
 
 import synth.bootcamp
 from synth.sandbox.base import Backend, Limits, Outcome, RunResult, SandboxJob
@@ -67,46 +64,6 @@ def test_corpus_is_large_enough() -> None:
 def test_static_gate_flags_exactly_the_declared_rules(path: Path) -> None:
     src = path.read_text()
     assert {v.rule for v in check_source(src)} == header(src, "static")
-
-
-class Listener:
-    """A TCP listener on the host's 127.0.0.1 that records every connection it gets."""
-
-    def __init__(self) -> None:
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(8)
-        self.sock.settimeout(0.2)
-        self.port = self.sock.getsockname()[1]
-        self.received: list[bytes] = []
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._serve, daemon=True)
-        self.thread.start()
-
-    def _serve(self) -> None:
-        while not self.stop.is_set():
-            try:
-                conn, _ = self.sock.accept()
-            except OSError:
-                continue
-            with conn:
-                conn.settimeout(1)
-                try:
-                    self.received.append(conn.recv(4096) or b"<connected>")
-                except OSError:
-                    self.received.append(b"<connected>")
-
-    def close(self) -> None:
-        self.stop.set()
-        self.thread.join(timeout=2)
-        self.sock.close()
-
-
-@pytest.fixture
-def listener() -> Iterator[Listener]:
-    lst = Listener()
-    yield lst
-    lst.close()
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.stem)

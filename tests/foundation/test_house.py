@@ -146,3 +146,15 @@ def test_architecture_names_every_package():
     gone = sorted(n for n in named if n not in packages and n not in modules_)
     assert not missing, f"docs/architecture.md does not name the package(s) {missing}"
     assert not gone, f"docs/architecture.md names {gone}, which synth/ no longer has"
+
+
+def test_test_modules_have_unique_names():
+    """pytest imports a test file by its bare name (the test folders are not packages), so two
+    files of one name in different folders stop the whole run at collection (stop 28's CI)."""
+    seen: dict[str, list[str]] = {}
+    for path in sorted((REPO / "tests").rglob("test_*.py")):
+        if (path.parent / "__init__.py").exists():
+            continue  # inside a package: imported by its dotted name
+        seen.setdefault(path.name, []).append(path.relative_to(REPO).as_posix())
+    twice = {name: paths for name, paths in seen.items() if len(paths) > 1}
+    assert not twice, f"test files sharing a name (rename one): {twice}"

@@ -261,7 +261,7 @@ def test_every_template_is_rendered_by_these_tests():
                "key_solver.j2",  # tests/answer_key/test_key_workflow_e2e.py
                "_compiled.j2",  # the compiled mode's include (tests/workflow/test_compiled_mode.py)
                "_function.j2",  # the function mode's include (tests/workflow/test_function_mode.py)
-               "code_task.j2"}  # a code row's prompt (tests/suites/test_export.py)
+               "code_task.j2"}  # a code row's prompt (tests/suites/test_suite_export.py)
     assert {p.name for p in PROMPTS_DIR.glob("*.j2")} <= covered
 
 
