@@ -39,7 +39,9 @@ def _build(name: str, code: str, backend, options: BuildOptions = SMALL, **kw):
                                   "codecontests_16_f_bulbs_without_long_glows"])
 def test_shipped_compiled_bootcamps(name: str, backend) -> None:
     rec, code = Library().checked_code(name)
-    built = build_suite(name, code, code_sha256=rec.code_sha256, backend=backend, options=SMALL,
+    # their derived stress presets: tests/suites/test_derived_stress.py, docs/code-rl.md
+    built = build_suite(name, code, code_sha256=rec.code_sha256, backend=backend,
+                        options=SMALL.model_copy(update={"derive_stress": False}),
                         class_name=rec.class_name)
     suite, report = built.suite, built.report
     assert suite.kind == "stdin" and suite.judge == "tokens" and suite.language == "python3"
@@ -49,7 +51,7 @@ def test_shipped_compiled_bootcamps(name: str, backend) -> None:
     examples = [t for t in suite.tests if t.level == "example"]
     assert len(examples) == 2 and suite.tests[:2] == examples
     assert not report.example_disagreements and all(t.identity is None for t in examples)
-    # no STRESS on these modules: no stress tests, and the report says so
+    # no STRESS on these modules (and none derived here): no stress tests, the report says so
     assert report.stress is None and "stress" not in suite.levels()
     assert any("no STRESS" in line for line in report.not_checked)
     # every expected output is the bootcamp's own answer key (imported here: trusted library)
