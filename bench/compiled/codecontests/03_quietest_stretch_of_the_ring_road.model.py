@@ -20,7 +20,7 @@ MAX_A = 10**9
 SEEDED_N = 5000
 #: count shapes: one strictly quietest closure planted at a chosen start (the first, the last
 #: straight one, the first wrapping one, the last), ties between starts, a closure of zeros
-SHAPES = ("uniform", "planted", "planted", "ties", "periodic", "zeros")
+SHAPES = ("uniform", "planted", "planted", "planted", "ties", "periodic", "zeros")
 LARGE_SHAPES = ("uniform", "planted")
 
 
@@ -46,8 +46,9 @@ def _counts(rng: Any, shape: str, n: int, k: int, lo: int, hi: int) -> list[int]
         return a
     if shape == "planted" and hi > lo:
         # 0-based starts: the first, the last straight one, the first wrapping one, the last
-        starts = [0, n - k, n - k + 1, n - 1, rng.randrange(n)]
-        start = rng.choice([s for s in starts if 0 <= s < n])
+        starts = [0, n - k, n - 1, rng.randrange(n)]
+        # half the time the first closure that wraps past checkpoint n
+        start = n - k + 1 if k < n and rng.random() < 0.5 else rng.choice(starts)
         mid = lo + (hi - lo) // 2
         a = [rng.randint(mid + 1, hi) for _ in range(n)]
         for j in range(k):
@@ -82,8 +83,10 @@ class QuietestStretchBootcamp(CompiledBootcamp):
         rng = self.rng
         n = rng.randint(self.min_n, self.max_n)
         large = n > SEEDED_N
-        k = _window(rng, n, large)
         shape = rng.choice(LARGE_SHAPES if large else SHAPES)
+        k = _window(rng, n, large)
+        if shape == "planted" and not large and n >= 3:  # a closure that can wrap, not all
+            k = rng.randint(2, n - 1)
         if large:
             return {"n": n, "k": k, "shape": shape, "lo": self.min_a, "hi": self.max_a,
                     "seed": rng.getrandbits(62)}
