@@ -156,12 +156,13 @@ def stress_from_info(info: Any) -> dict[str, Any] | None:
     return raw
 
 
-def parse_case(text: Any) -> dict[str, Any]:
-    """The case a ``case`` reply holds: canonical JSON text of an object, bounded."""
+def parse_case(text: Any, cap: int = MAX_CASE_CHARS) -> dict[str, Any]:
+    """The case a ``case`` reply holds: canonical JSON text of an object, at most ``cap``
+    characters (a case drawn for a code test suite may be as large as its standard input)."""
     if type(text) is not str:
         raise ValueError(f"the case is a {type(text).__name__}, not JSON text")
-    if len(text) > MAX_CASE_CHARS:
-        raise ValueError(f"the case is {len(text)} characters of JSON (at most {MAX_CASE_CHARS})")
+    if len(text) > cap:
+        raise ValueError(f"the case is {len(text)} characters of JSON (at most {cap})")
     try:
         case = json.loads(text)
     except (ValueError, RecursionError) as exc:
@@ -202,7 +203,7 @@ def _row(raw: Any, level: str, seed: int, answers: bool, max_turns: int | None =
             f" (repr: {str(case.get('repr', ''))[:300]})"
         )
     text = case.get("text")
-    parse_case(text)
+    parse_case(text, MAX_STDIN_CHARS if render == "stdin" else MAX_CASE_CHARS)
     assert type(text) is str
     stdin = None
     if render == "stdin":

@@ -275,3 +275,23 @@ def test_the_suite_text_is_checked_when_read() -> None:
     with pytest.raises(SuiteFormatError):
         read_suite("[1]")
     assert same_tokens("1", "1")
+
+
+def test_a_stress_case_may_be_as_large_as_its_input() -> None:
+    """A stress case that stores its 2*10^5 values is over the 1 MB a prompt case may be: the
+    host takes it for a code test suite (``render="stdin"``, as large as the input may be) and
+    still refuses it for a prompt."""
+    from synth.sandbox.kit import canonical
+    from synth.serving.sampling import MAX_CASE_CHARS, MAX_STDIN_CHARS, _row
+
+    case = canonical({"values": [10**9 - k for k in range(200_000)]})
+    assert MAX_CASE_CHARS < len(case) < MAX_STDIN_CHARS
+    stdin = "200000\n" + " ".join(str(10**9 - k) for k in range(200_000)) + "\n"
+    row = {"case": {"text": case}, "stdin": stdin, "prompt": "p", "answer": "a"}
+    sample = _row(row, "stress", 7, answers=False, render="stdin")
+    assert sample.case_text == case and sample.stdin == stdin
+    with pytest.raises(ValueError, match="characters of JSON"):
+        _row(row, "hard", 7, answers=False, render="prompt")
+    too_big = canonical({"values": ["x" * 1000] * (MAX_STDIN_CHARS // 1000)})
+    with pytest.raises(ValueError, match="characters of JSON"):
+        _row({**row, "case": {"text": too_big}}, "stress", 7, answers=False, render="stdin")
