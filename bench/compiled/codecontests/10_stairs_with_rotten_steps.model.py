@@ -72,8 +72,9 @@ class StairsWithRottenStepsBootcamp(CompiledBootcamp):
         else:
             n = 1 if self.min_n == 1 and rng.random() < 0.08 else \
                 rng.randint(max(self.min_n, 2), max(self.max_n, 2))
-            k = rng.choice([1, n, rng.randint(1, n), rng.randint(2, max(2, min(n, 4))),
-                            rng.randint(2, max(2, min(n, 5)))])
+            # k = 1 (one way at most: a rotten step blocks it), k = n, short and any jumps
+            k = rng.choices([1, n, rng.randint(1, n), rng.randint(2, max(2, min(n, 5)))],
+                            [2, 1, 2, 2])[0]
             k = min(k, n)
             rot = rng.choices(["none", "random", "wall", "gaps", "all"], [1, 5, 1, 2, 1])[0]
         shape = {"rot": rot, "density": rng.choice([0.1, 0.2, 0.3])}

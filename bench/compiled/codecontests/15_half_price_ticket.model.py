@@ -8,6 +8,7 @@ is the program's output on ``render_stdin``.
 
 from __future__ import annotations
 
+import heapq
 import random
 from typing import Any, ClassVar
 
@@ -67,6 +68,25 @@ def _lines(rng: random.Random, n: int, m: int, shape: dict[str, Any]) -> list[li
     return edges
 
 
+def _cheapest(n: int, lines: list[list[int]]) -> int | None:
+    """The cheapest journey from city 1 to city n without the voucher (None: unreachable)."""
+    adj: list[list[tuple[int, int]]] = [[] for _ in range(n + 1)]
+    for u, v, w in lines:
+        adj[u].append((v, w))
+        adj[v].append((u, w))
+    dist = {1: 0}
+    heap = [(0, 1)]
+    while heap:
+        d, u = heapq.heappop(heap)
+        if d > dist[u]:
+            continue
+        for v, w in adj[u]:
+            if d + w < dist.get(v, d + w + 1):
+                dist[v] = d + w
+                heapq.heappush(heap, (d + w, v))
+    return dist.get(n)
+
+
 class HalfPriceTicketBootcamp(CompiledBootcamp):
     """Cheapest journey from city 1 to city n when one line may be taken at half price."""
 
@@ -107,7 +127,15 @@ class HalfPriceTicketBootcamp(CompiledBootcamp):
         shape = {"kind": kind, "style": style, "max_w": self.max_w}
         if large:
             return {"n": n, "m": m, "shape": shape, "seed": rng.getrandbits(62)}
-        return {"n": n, "lines": _lines(rng, n, m, shape)}
+        trap = kind == "connected" and self.max_m > n - 1 and rng.random() < 0.5
+        lines = _lines(rng, n, min(m, self.max_m - 1) if trap else m, shape)
+        cheapest = _cheapest(n, lines) if trap else None
+        if cheapest:  # a direct line up to 1.5 times the cheapest journey: at half price it
+            # often beats that journey with its dearest line halved
+            w = min(self.max_w, cheapest + rng.randint(1, max(1, cheapest // 2)))
+            u, v = (1, n) if rng.random() < 0.5 else (n, 1)
+            lines.insert(rng.randint(0, len(lines)), [u, v, w])
+        return {"n": n, "lines": lines}
 
     @staticmethod
     def render_stdin(identity: dict[str, Any]) -> str:
