@@ -1,7 +1,8 @@
 """Compiled bootcamp of bootcamp-synth; task: CodeContests sample "06_C. Divisors Loyal to Their Digits".
 
 Provenance: record 6 of ``task_descriptions/codecontests/sample.jsonl``; the part of a compiled
-bootcamp that the code model writes, written by hand for the suite benchmark. The task's
+bootcamp that the code model writes, written by hand for the suite benchmark (the shipped
+library's generated bootcamp of this task has no STRESS and draws n uniformly). The task's
 reference program and problem text are embedded by ``synth.compiled.assemble``; the answer key
 is the program's output on ``render_stdin``.
 """
@@ -104,12 +105,12 @@ class DivisorsLoyalToTheirDigitsBootcamp(CompiledBootcamp):
         rng = self.rng
         kinds = ["random", "square", "smooth", "prime", "two_factors", "top"]
         weights = [3, 3, 3, 1, 2, 1]
-        if self.min_n == 1:
+        if self.min_n == 1 and self.max_n <= 10**6:  # small n, n = 1 among them
             kinds.append("tiny")
-            weights.append(8 if self.max_n <= 1000 else 2)
+            weights.append(12 if self.max_n <= 1000 else 4)
         kind = rng.choices(kinds, weights)[0]
         if kind == "tiny":
-            n = rng.choice([1, 1, 1, rng.randint(1, 30)])
+            n = rng.choice([1, rng.randint(2, 30)])  # n = 1: its one divisor counts once
         elif kind == "square":
             n = self._square()
         elif kind == "smooth":

@@ -91,9 +91,10 @@ class FewFlavoursInARowBootcamp(CompiledBootcamp):
             run = rng.choice([1000, 5000, 20000])
         else:
             kind = rng.choices(["same", "distinct", "runs", "drift", "tail", "periodic"],
-                               [1, 1, 4, 2, 2, 2])[0]
+                               [1, 1, 4, 2, 3, 2])[0]
+            # k = 1, k = n, and k >= 3 (where keeping only the last run's flavour is wrong)
             k = rng.choice([1, n, rng.randint(1, n), rng.randint(1, min(n, 3)),
-                            rng.randint(2, max(2, min(n, 4)))])
+                            rng.randint(3, max(3, min(n, 5)))])
             k = min(k, n)
             run = rng.choice([1, 2, 3])
         shape = {"kind": kind, "max_a": self.max_a, "run": run,

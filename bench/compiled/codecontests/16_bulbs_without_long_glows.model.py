@@ -41,14 +41,13 @@ class BulbsWithoutLongGlowsBootcamp(CompiledBootcamp):
         k = rng.choices([1, self.max_k, min(self.max_k, rng.randint(2, max(2, self.max_k)))],
                         [1, 3, 6])[0]
         if self.min_n > 1:  # the stress level: every bit of a 60-bit n matters
-            n = rng.choice([self.max_n, (1 << 59) - 1, (1 << 59) + rng.randint(0, 1 << 40),
-                            rng.randint(self.min_n, self.max_n),
-                            rng.randint(self.min_n, self.max_n)])
-            k = rng.choice([k, self.max_k])
+            n = rng.choice([self.max_n, (1 << rng.randint(57, 59)) - 1,  # every bit set
+                            (1 << 59) + rng.randint(0, 1 << 40),
+                            *(rng.randint(self.min_n, self.max_n) for _ in range(3))])
             return {"n": n, "k": k}
         # n around k: shorter than k, k - 1, k, k + 1 are where closed forms slip
-        near = [n for n in (k - 2, k - 1, k, k + 1, 1) if 1 <= n <= self.max_n]
-        n = rng.choice(near) if near and rng.random() < 0.3 else rng.randint(1, self.max_n)
+        near = [n for n in (k - 2, k - 1, k, k, k + 1, 1) if 1 <= n <= self.max_n]
+        n = rng.choice(near) if near and rng.random() < 0.35 else rng.randint(1, self.max_n)
         return {"n": n, "k": k}
 
     @staticmethod
