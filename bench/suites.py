@@ -90,6 +90,8 @@ def main() -> None:
     ap.add_argument("--stress", action="append", default=[], metavar="NAME=JSON")
     ap.add_argument("--json", type=Path, default=None)
     ap.add_argument("--compiled-fixtures", action="store_true")
+    ap.add_argument("--no-derive-stress", action="store_true",
+                    help="no derived stress preset for a class without STRESS")
     args = ap.parse_args()
     if not args.labelled.is_dir():
         raise SystemExit(f"no labelled folder at {args.labelled}")
@@ -99,7 +101,7 @@ def main() -> None:
         lib = fixtures_library(Path(keep.name))
     backend = get_backend(args.sandbox)
     options = BuildOptions(seed=args.seed, per_level=args.tests_per_level,
-                           stress=args.stress_tests)
+                           stress=args.stress_tests, derive_stress=not args.no_derive_stress)
     tasks = read_labelled(args.labelled)
     print(f"{len(tasks)} labelled task(s) in {args.labelled}; {args.sandbox} backend; "
           f"{args.tests_per_level} tests per level, {args.stress_tests} stress tests")

@@ -52,7 +52,10 @@ def export_command(
         "--tests-per-level", help="--format code: cases drawn per LEVELS level for each suite.")] = 10,
     stress_tests: Annotated[int, typer.Option(
         "--stress-tests", help="--format code: cases drawn from the class's STRESS preset "
-        "(a class without STRESS has none).")] = 5,
+        "(a class without STRESS: from a derived one, see --derive-stress).")] = 5,
+    derive_stress: Annotated[bool, typer.Option(
+        "--derive-stress/--no-derive-stress", help="--format code: a class without STRESS gets "
+        "a stress preset grown from its hardest level within the statement's limits.")] = True,
     test_share: Annotated[float, typer.Option(
         "--test-share", help="--format code: share of the compiled bootcamps whose row goes to "
         "the test split (chosen by the seed).")] = 0.0,
@@ -68,7 +71,7 @@ def export_command(
                       "not apply either: see --tests-per-level, --stress-tests, --test-share)")
             raise typer.Exit(2)
         _export_code(out, library, seed, "parquet" if fmt == "code-parquet" else "jsonl",
-                     bootcamp, sandbox, tests_per_level, stress_tests, test_share)
+                     bootcamp, sandbox, tests_per_level, stress_tests, test_share, derive_stress)
         return
     from pydantic import ValidationError
     from rich.markup import escape
@@ -185,7 +188,7 @@ def _print_curriculum(levels: list[LevelDifficulty]) -> None:
 
 def _export_code(out: Path, library: Path | None, seed: int, file_format: str,
                  bootcamps: list[str] | None, sandbox: str, tests_per_level: int,
-                 stress_tests: int, test_share: float) -> None:
+                 stress_tests: int, test_share: float, derive_stress: bool = True) -> None:
     """``--format code``: :func:`synth.suites.export.export_code` and its table."""
     from pydantic import ValidationError
     from rich.markup import escape
@@ -200,7 +203,7 @@ def _export_code(out: Path, library: Path | None, seed: int, file_format: str,
                                format=file_format,  # type: ignore[arg-type]
                                sandbox=sandbox,  # type: ignore[arg-type]
                                tests_per_level=tests_per_level, stress_tests=stress_tests,
-                               test_share=test_share)
+                               test_share=test_share, derive_stress=derive_stress)
     except ValidationError as exc:
         err.print(f"[bold red]error:[/] invalid option: {exc.errors()[0]['msg']} "
                   f"({exc.errors()[0]['loc']})")
@@ -229,9 +232,13 @@ def _export_code(out: Path, library: Path | None, seed: int, file_format: str,
         table.add_row(*row)
     err.print(table)
     for name, r in summary.built.items():
-        if r.stress is None:
-            err.print(f"[yellow]note:[/] {escape(name)}: no STRESS preset, so no stress tests",
-                      highlight=False)
+        if r.stress_derived and r.derivation is not None:
+            err.print(f"[yellow]note:[/] {escape(name)}: no STRESS preset; its stress tests come "
+                      f"from a derived one: {escape(r.derivation.summary())}", highlight=False)
+        elif r.stress is None:
+            why = f" ({escape(r.derivation.summary())})" if r.derivation is not None else ""
+            err.print(f"[yellow]note:[/] {escape(name)}: no STRESS preset, so no stress "
+                      f"tests{why}", highlight=False)
         for line in r.rejected[:3]:
             err.print(f"  {escape(name)} left out an input: {escape(line)}", highlight=False)
         for line in r.example_disagreements[:3]:

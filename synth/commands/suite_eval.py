@@ -5,8 +5,9 @@ Reads labelled programs (``--labelled DIR``: one folder per task, ``correct/`` a
 and incorrect solutions), builds the suite of each task's compiled bootcamp, runs every program
 on every test in the sandbox and prints TPR and TNR for the examples alone, the suite without
 its stress level and the full suite, which tests catch which faults, the correct programs a test
-rejects, and the size of a minimised suite (:mod:`synth.suites.evaluate`). ``--json FILE`` writes
-every number.
+rejects, and the size of a minimised suite (:mod:`synth.suites.evaluate`). A class without STRESS
+gets a derived stress preset (:mod:`synth.suites.stress`; ``--no-derive-stress``: none), and the
+report says so. ``--json FILE`` writes every number.
 
 Exit status: 0 measured; 2 a usage or infrastructure error (no such folder, no sandbox, a
 bootcamp that cannot give its suite).
@@ -52,6 +53,9 @@ def suite_eval_command(
         "--tests-per-level", help="Cases drawn per LEVELS level.")] = 10,
     stress_tests: Annotated[int, typer.Option(
         "--stress-tests", help="Cases drawn from the class's STRESS preset.")] = 5,
+    derive_stress: Annotated[bool, typer.Option(
+        "--derive-stress/--no-derive-stress", help="A class without STRESS: derive a stress "
+        "preset from its hardest level (grown within the statement's limits).")] = True,
     verify: Annotated[bool, typer.Option(
         "--verify/--no-verify", help="--codecontests: keep only solutions that reproduce the "
         "public tests in the sandbox.")] = True,
@@ -72,7 +76,8 @@ def suite_eval_command(
     if (labelled is None) == (codecontests is None):
         raise fail("give one of --labelled DIR or --codecontests FILE")
     try:
-        options = BuildOptions(seed=seed, per_level=tests_per_level, stress=stress_tests)
+        options = BuildOptions(seed=seed, per_level=tests_per_level, stress=stress_tests,
+                               derive_stress=derive_stress)
     except ValidationError as exc:
         raise fail(f"invalid option: {exc.errors()[0]['msg']} ({exc.errors()[0]['loc']})") from exc
     try:
@@ -153,8 +158,13 @@ def print_report(report: EvalReport, console: Console | None = None) -> None:
         for p in t.programs:
             if not p.correct and p.caught_by == "missed":
                 con.print(f"[yellow]not caught[/] {escape(t.task_id)}: {escape(p.name)}")
-        if not t.has_stress:
-            con.print(f"note: {escape(t.bootcamp)} declares no STRESS: no stress tests")
+        derivation = t.build.derivation
+        if t.stress_derived and derivation is not None:
+            con.print(f"note: {escape(t.bootcamp)} declares no STRESS: its stress tests come "
+                      f"from a derived preset: {escape(derivation.summary())}")
+        elif not t.has_stress:
+            why = f" ({escape(derivation.summary())})" if derivation is not None else ""
+            con.print(f"note: {escape(t.bootcamp)} declares no STRESS: no stress tests{why}")
     for u in report.unmatched:
         con.print(f"no suite for {escape(u.task_id)}: {escape(u.why)}")
     for line in report.problems:

@@ -26,19 +26,22 @@ came from; the result always lists what was checked and what could not be.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from synth.gate.calls import Failure
 from synth.gate.multi_answer import defines_check_output
-from synth.gate.programs import run_program
+from synth.gate.programs import ProgramRuns, run_program
 from synth.gate.results import failure_result, result
 from synth.gate.suite import Suite
+from synth.sandbox.base import Backend
 from synth.sandbox.kit import json_problem
 from synth.statement import InputChecker, derive, split_sections
 from synth.statement.answers import answer_guaranteed, impossible_outputs, says_impossible
 
-__all__ = ["ANSWER_SHOWN_SHARE", "CHECKS", "answer_in_prompt", "check_inputs", "input_checker"]
+__all__ = ["ANSWER_SHOWN_SHARE", "CHECKS", "StressProblem", "answer_in_prompt", "check_inputs",
+           "input_checker", "judge_stress", "stress_reference"]
 
 #: cases whose input is checked when no other check generated more (spread over the levels)
 MIN_CASES = 60
@@ -130,6 +133,69 @@ def _stress_failure(reason: str, **artifacts: Any) -> dict[str, Any]:
                   **artifacts)
 
 
+@dataclass(frozen=True)
+class StressProblem:
+    """Why a STRESS level's inputs fail (:func:`judge_stress`): ``reason`` with the input at
+    fault (``stdin``), or ``broken``: the input validator's own failure (never the preset's)."""
+
+    reason: str
+    stdin: str | None = None
+    broken: Failure | None = None
+
+
+def stress_reference(backend: Backend, program: str, memory_mb: int
+                     ) -> Callable[[list[str]], ProgramRuns]:
+    """The reference program's runs on STRESS inputs: each within :data:`STRESS_TIMEOUT_S`."""
+    def run(stdins: list[str]) -> ProgramRuns:
+        return run_program(backend, program, stdins, timeout_s=STRESS_TIMEOUT_S,
+                           memory_mb=memory_mb, role="reference", filename="reference.py")
+    return run
+
+
+def judge_stress(stdins: list[str], largest_level: int, checker: InputChecker | None, *,
+                 validate: Callable[[list[str]], list[str | None]] | None = None,
+                 reference: Callable[[list[str]], ProgramRuns] | None = None
+                 ) -> StressProblem | None:
+    """The rules a STRESS level's drawn inputs must pass, a declared preset's (the gate) and a
+    derived one's (:mod:`synth.suites.stress`) alike: at most :data:`STRESS_MAX_CHARS` each,
+    larger than every level's input (``largest_level`` characters), allowed by the statement's
+    ``checker`` and by ``validate`` (raises :class:`Failure` when the validator is broken), and
+    the ``reference`` program finishes on each (:func:`stress_reference`). None: they pass."""
+    biggest = max(len(x) for x in stdins)
+    if biggest > STRESS_MAX_CHARS:
+        return StressProblem(f"an input is {biggest} characters (at most {STRESS_MAX_CHARS})")
+    if biggest <= largest_level:
+        return StressProblem(
+            f"its inputs ({biggest} characters at most) are no larger than the levels' "
+            f"({largest_level}): a stress level at the levels' sizes catches no slow program",
+            stdins[0])
+    for k, stdin in enumerate(stdins):
+        bad = checker.check(stdin) if checker is not None else None
+        if bad is not None:
+            return StressProblem(
+                f"case {k} is an input the statement does not allow -- {bad.detail} (rule: "
+                f"{bad.rule}; the statement says: \"{bad.words[:200]}\")", stdin)
+    if validate is not None:
+        try:
+            reasons = validate(stdins)
+        except Failure as f:
+            return StressProblem(f"the input validator is broken: {f.what}", broken=f)
+        for k, reason in enumerate(reasons):
+            if reason is not None:
+                return StressProblem(f"the input validator rejects case {k}: {reason}", stdins[k])
+    if reference is not None:
+        runs = reference(stdins)
+        if runs.outputs is None:
+            return StressProblem(runs.why("the reference program"))
+        for k, run in enumerate(runs.outputs):
+            if run.get("code") != 0:
+                said = "does not finish within " f"{STRESS_TIMEOUT_S:g} s" \
+                    if run.get("code") is None else f"fails ({str(run.get('stderr', ''))[-300:]})"
+                return StressProblem(f"the reference program {said} on case {k}: the inputs "
+                                     "must stay within the statement's limits", stdins[k])
+    return None
+
+
 def _check_stress(s: Suite, checker: InputChecker | None,
                   rendered: list[tuple[int, int, str]]) -> dict[str, Any] | str | None:
     """The STRESS level's verdict: a failed result, a line for the "checked" list, or None
@@ -156,42 +222,20 @@ def _check_stress(s: Suite, checker: InputChecker | None,
             return failure_result(f, f"STRESS case {k}:")
         stdins.append(stdin)
     largest_level = max((len(x[2]) for x in rendered), default=0)
-    if max(len(x) for x in stdins) <= largest_level:
-        return _stress_failure(
-            f"its inputs ({max(len(x) for x in stdins)} characters at most) are no larger than "
-            f"the levels' ({largest_level}): a stress level at the levels' sizes catches no slow "
-            "program", stress=params, stdin=stdins[0][:2000])
-    for k, stdin in enumerate(stdins):
-        bad = checker.check(stdin) if checker is not None else None
-        if bad is not None:
-            return _stress_failure(
-                f"case {k} is an input the statement does not allow -- {bad.detail} (rule: "
-                f"{bad.rule}; the statement says: \"{bad.words[:200]}\")", stress=params,
-                stdin=stdin[:2000])
+    validate = None
     if s.validator_source is not None:
         from synth.gate.validator import validate_all
 
-        try:
-            reasons = validate_all(s, stdins)
-        except Failure as f:
-            return _validator_broken(f)
-        for k, reason in enumerate(reasons):
-            if reason is not None:
-                return _stress_failure(f"the input validator rejects case {k}: {reason}",
-                                       stress=params, stdin=stdins[k][:2000])
-    if s.reference is not None:
-        runs = run_program(s.backend, s.reference, stdins, timeout_s=STRESS_TIMEOUT_S,
-                           memory_mb=s.cfg.limits.memory_mb, role="reference",
-                           filename="reference.py")
-        if runs.outputs is None:
-            return _stress_failure(runs.why("the reference program"), stress=params)
-        for k, run in enumerate(runs.outputs):
-            if run.get("code") != 0:
-                said = "does not finish within " f"{STRESS_TIMEOUT_S:g} s" \
-                    if run.get("code") is None else f"fails ({str(run.get('stderr', ''))[-300:]})"
-                return _stress_failure(f"the reference program {said} on case {k}: the inputs "
-                                       "must stay within the statement's limits", stress=params,
-                                       stdin=stdins[k][:2000])
+        def validate(stdins: list[str]) -> list[str | None]:
+            return validate_all(s, stdins)
+    reference = stress_reference(s.backend, s.reference, s.cfg.limits.memory_mb) \
+        if s.reference is not None else None
+    bad = judge_stress(stdins, largest_level, checker, validate=validate, reference=reference)
+    if bad is not None and bad.broken is not None:
+        return _validator_broken(bad.broken)
+    if bad is not None:
+        return _stress_failure(bad.reason, stress=params, **(
+            {"stdin": bad.stdin[:2000]} if bad.stdin is not None else {}))
     sizes = ", ".join(str(len(x)) for x in stdins)
     return (f"STRESS {params}: {len(stdins)} inputs of {sizes} characters (the levels' largest: "
             f"{largest_level}), legal" + (", and the reference finishes on each"

@@ -156,12 +156,13 @@ def stress_from_info(info: Any) -> dict[str, Any] | None:
     return raw
 
 
-def parse_case(text: Any) -> dict[str, Any]:
-    """The case a ``case`` reply holds: canonical JSON text of an object, bounded."""
+def parse_case(text: Any, cap: int = MAX_CASE_CHARS) -> dict[str, Any]:
+    """The case a ``case`` reply holds: canonical JSON text of an object, at most ``cap``
+    characters (a case drawn for a code test suite may be as large as its standard input)."""
     if type(text) is not str:
         raise ValueError(f"the case is a {type(text).__name__}, not JSON text")
-    if len(text) > MAX_CASE_CHARS:
-        raise ValueError(f"the case is {len(text)} characters of JSON (at most {MAX_CASE_CHARS})")
+    if len(text) > cap:
+        raise ValueError(f"the case is {len(text)} characters of JSON (at most {cap})")
     try:
         case = json.loads(text)
     except (ValueError, RecursionError) as exc:
@@ -202,7 +203,7 @@ def _row(raw: Any, level: str, seed: int, answers: bool, max_turns: int | None =
             f" (repr: {str(case.get('repr', ''))[:300]})"
         )
     text = case.get("text")
-    parse_case(text)
+    parse_case(text, MAX_STDIN_CHARS if render == "stdin" else MAX_CASE_CHARS)
     assert type(text) is str
     stdin = None
     if render == "stdin":
@@ -325,10 +326,11 @@ class CaseSampler:
         return self.server.info
 
     # -- drawing --------------------------------------------------------------------------------
-    def level_params(self, level: str, stress: bool = False) -> str:
+    def level_params(self, level: str, stress: bool = False, derived: bool = False) -> str:
         """``level`` checked against the handshake's levels (``default``: no preset; with
-        ``stress``, :data:`STRESS_LEVEL` names the class's STRESS preset)."""
-        if stress and level == STRESS_LEVEL and self.stress is not None \
+        ``stress``, :data:`STRESS_LEVEL` names the class's STRESS preset, or with ``derived``
+        the caller's own)."""
+        if stress and level == STRESS_LEVEL and (self.stress is not None or derived) \
                 and STRESS_LEVEL not in self.levels:
             return level
         if level != DEFAULT_LEVEL and level not in self.levels:
@@ -337,50 +339,56 @@ class CaseSampler:
         return level
 
     def sample(self, specs: Sequence[tuple[str, int]], answers: bool = False,
-               render: str = "prompt") -> list[Sample]:
+               render: str = "prompt", stress: dict[str, Any] | None = None) -> list[Sample]:
         """One validated :class:`Sample` per ``(level, seed)`` spec, in order. With
         ``render="stdin"`` each sample holds the case's ``render_stdin`` text instead of its
         prompt, and the level :data:`STRESS_LEVEL` draws from the class's STRESS preset (a code
-        test suite's draw: :mod:`synth.suites.draw`)."""
+        test suite's draw: :mod:`synth.suites.draw`), or from ``stress`` when the class
+        declares none (a derived preset, :mod:`synth.suites.stress`)."""
         if not specs:
             return []
+        if stress is not None and (render != "stdin" or self.stress is not None):
+            raise ValueError("a stress preset is given only for stdin draws of a class "
+                             "without STRESS")
         if self._drawn >= self._life:
             self._recycle()
         room = self._life - self._drawn
         if len(specs) > room:
-            return self.sample(specs[:room], answers, render) + self._shifted(
-                specs[room:], answers, room, render)
+            return self.sample(specs[:room], answers, render, stress) + self._shifted(
+                specs[room:], answers, room, render, stress)
         self._drawn += len(specs)
         for level, _ in specs:
-            self.level_params(level, stress=render == "stdin")
-        reply = self._call(specs, answers, render)
+            self.level_params(level, stress=render == "stdin", derived=stress is not None)
+        reply = self._call(specs, answers, render, stress)
         if reply.ok:
             return self._rows(reply.value, specs, answers, offset=0, render=render)
         if reply.outcome is Outcome.OUTPUT_OVERFLOW and len(specs) > 1:
             half = len(specs) // 2
-            return self.sample(specs[:half], answers, render) + self._shifted(
-                specs[half:], answers, half, render)
+            return self.sample(specs[:half], answers, render, stress) + self._shifted(
+                specs[half:], answers, half, render, stress)
         if len(specs) > 1 and reply.outcome is not Outcome.SANDBOX_ERROR:
-            self._locate(specs, answers, reply, render)
+            self._locate(specs, answers, reply, render, stress)
         raise self._error(reply, None, specs)
 
     def _shifted(self, specs: Sequence[tuple[str, int]], answers: bool, offset: int,
-                 render: str = "prompt") -> list[Sample]:
+                 render: str = "prompt", stress: dict[str, Any] | None = None) -> list[Sample]:
         try:
-            return self.sample(specs, answers, render)
+            return self.sample(specs, answers, render, stress)
         except SampleError as exc:
             if exc.position is not None:
                 exc.position += offset
             raise
 
     def _call(self, specs: Sequence[tuple[str, int]], answers: bool,
-              render: str = "prompt") -> Reply:
+              render: str = "prompt", stress: dict[str, Any] | None = None) -> Reply:
         if not self.server.alive:
             self.start()
         params: dict[str, Any] = {"specs": [[lvl, seed] for lvl, seed in specs],
                                   "answers": answers, "limit": self.call_limit_s}
         if render != "prompt":
             params["render"] = render
+        if stress is not None:
+            params["stress"] = stress
         budget = self.call_limit_s + self.per_case_s * len(specs)
         return self.server.call("sample", params, timeout_s=budget)
 
@@ -398,10 +406,10 @@ class CaseSampler:
         return rows
 
     def _locate(self, specs: Sequence[tuple[str, int]], answers: bool, first: Reply,
-                render: str = "prompt") -> None:
+                render: str = "prompt", stress: dict[str, Any] | None = None) -> None:
         """Replay a failed batch one spec at a time and raise for the first spec that fails."""
         for i, spec in enumerate(specs):
-            reply = self._call([spec], answers, render)
+            reply = self._call([spec], answers, render, stress)
             if reply.outcome is Outcome.SANDBOX_ERROR:
                 raise self._error(reply, None, specs)
             if not reply.ok:

@@ -3,9 +3,11 @@
 A suite is built from the module's source and its manifest record, never by importing it:
 
 1. the statement's examples (:mod:`synth.suites.examples`), from the task text the module embeds;
-2. ``per_level`` cases of every LEVELS level and ``stress`` of the class's ``STRESS`` preset (a
-   class without one has no stress tests: the report says so), drawn and rendered in a sandboxed
-   method server as export draws its rows (:mod:`synth.suites.draw`), seeded;
+2. ``per_level`` cases of every LEVELS level and ``stress`` of the class's ``STRESS`` preset,
+   drawn and rendered in a sandboxed method server as export draws its rows
+   (:mod:`synth.suites.draw`), seeded. A stdin class without ``STRESS`` gets a preset derived
+   from its hardest level (:mod:`synth.suites.stress`; ``derive_stress``), held to the gate's
+   STRESS rules; when none passes, there are no stress tests. The report says which;
 3. duplicates (the same stdin, or the same arguments) removed, the earliest kept (examples first);
 4. every generated input judged as the gate judges compiled inputs (:mod:`synth.suites.inputs`):
    one it rejects is left out;
@@ -36,9 +38,9 @@ from synth.library import find_bootcamp_class
 from synth.sandbox import get_backend
 from synth.sandbox.base import Backend
 from synth.sandbox.kit import canonical
-from synth.serving.sampling import Sample
+from synth.serving.sampling import STRESS_LEVEL, CaseSampler, Sample
 from synth.suites import inputs
-from synth.suites.draw import DrawError, draw_cases
+from synth.suites.draw import DrawError, Drawn, draw_cases
 from synth.suites.examples import Examples, function_examples, stdin_examples
 from synth.suites.format import (
     DEFAULT_MEMORY_MB,
@@ -48,6 +50,7 @@ from synth.suites.format import (
     suite_text,
 )
 from synth.suites.run import RunError, run_function, run_stdin
+from synth.suites.stress import Derivation, StressJudge, derive_stress
 from synth.values import ValueProblem, check_answer, decode
 from synth.values import canonical as literal
 
@@ -83,6 +86,8 @@ class BuildOptions(BaseModel):
     memory_mb: int = Field(default=DEFAULT_MEMORY_MB, ge=32, le=16384)
     call_limit_s: float = Field(default=10.0, gt=0, le=600, description="per bootcamp call")
     reference_timeout_s: float = Field(default=30.0, gt=0, le=600, description="per reference run")
+    derive_stress: bool = Field(default=True, description="a stdin class without STRESS: "
+                                "derive a stress preset from its levels (synth.suites.stress)")
 
 
 class LevelStats(BaseModel):
@@ -105,8 +110,13 @@ class BuildReport(BaseModel):
     judge: str
     class_name: str = ""
     levels: dict[str, LevelStats] = Field(default_factory=dict)
-    stress: dict[str, Any] | None = Field(default=None, description="the STRESS preset, or "
-                                          "None: the class declares none (no stress tests)")
+    stress: dict[str, Any] | None = Field(default=None, description="the stress level's "
+                                          "preset (declared, or derived), or None: no stress "
+                                          "tests")
+    stress_derived: bool = Field(default=False, description="the class declares no STRESS; "
+                                 "``stress`` was derived from its levels")
+    derivation: Derivation | None = Field(default=None, description="the search for a stress "
+                                          "preset, when the class declares none")
     rejected: list[str] = Field(default_factory=list)
     reference_failed: list[str] = Field(default_factory=list)
     unread_examples: list[str] = Field(default_factory=list)
@@ -183,16 +193,35 @@ def build_suite(name: str, code: str, *, code_sha256: str, backend: str | Backen
     report = BuildReport(bootcamp=name, kind=kind, judge=judge)
     examples = function_examples(text, entry) if entry else stdin_examples(text)
     report.unread_examples = examples.unread
+    stress_judge = StressJudge(
+        text=text, example_inputs=[e.stdin for e in examples.items if e.stdin],
+        validator=validator, backend=box, program=program, memory_mb=opts.memory_mb,
+        label=f"suite-validator-{name}") \
+        if opts.derive_stress and kind == "stdin" else None
+
+    def derive(sampler: CaseSampler, seeds: list[int],
+               cases: dict[str, list[Sample]]) -> Derivation:
+        assert stress_judge is not None
+        largest = max((len(x.stdin or "") for got in cases.values() for x in got), default=0)
+        return derive_stress(sampler, seeds=seeds, largest_level=largest, judge=stress_judge)
+
     try:
         drawn = draw_cases(code, name=name, class_name=class_name or find_bootcamp_class(code),
                            backend=box, seed=opts.seed, per_level=opts.per_level,
-                           stress=opts.stress, call_limit_s=opts.call_limit_s)
+                           stress=opts.stress, call_limit_s=opts.call_limit_s,
+                           derive=derive if stress_judge is not None else None)
     except DrawError as exc:
         raise BuildError(str(exc), exc.traceback) from None
-    report.class_name, report.stress = drawn.class_name, drawn.stress
-    if drawn.stress is None:
-        report.not_checked.append(f"{drawn.class_name} declares no STRESS: no stress tests")
+    finally:
+        if stress_judge is not None:
+            stress_judge.close()
+    _stress_notes(report, drawn)
     items = _collect(report, examples, drawn.cases, kind)
+    for line in drawn.failed:  # derived stress cases the bootcamp failed on
+        stats = report.levels.setdefault(STRESS_LEVEL, LevelStats())
+        stats.drawn += 1
+        stats.rejected += 1
+        _note(report.rejected, line)
     _judge_inputs(report, items, kind, text, [e.stdin for e in examples.items if e.stdin],
                   validator, box, program, entry)
     kept = _reference(report, items, kind, program, entry, text, box, opts)
@@ -207,6 +236,18 @@ def build_suite(name: str, code: str, *, code_sha256: str, backend: str | Backen
                          identity=it.identity) for it in kept])
     report.elapsed_s = round(time.perf_counter() - t0, 3)
     return BuiltSuite(suite, suite_text(suite), report, text)
+
+
+def _stress_notes(report: BuildReport, drawn: Drawn) -> None:
+    """The report's stress preset, whether it was derived, and the line that says so."""
+    report.class_name, report.stress = drawn.class_name, drawn.stress
+    derivation = report.derivation = drawn.derivation
+    report.stress_derived = derivation is not None and derivation.preset is not None
+    if derivation is not None and derivation.preset is not None:
+        report.checked.append(f"{drawn.class_name} declares no STRESS: {derivation.summary()}")
+    elif drawn.stress is None:
+        why = f"; {derivation.summary()}" if derivation is not None else ""
+        report.not_checked.append(f"{drawn.class_name} declares no STRESS: no stress tests{why}")
 
 
 def _collect(report: BuildReport, examples: Examples, cases: dict[str, list[Sample]],

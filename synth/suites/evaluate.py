@@ -125,6 +125,9 @@ class TaskEval(BaseModel):
     task_id: str
     bootcamp: str
     has_stress: bool
+    stress: dict[str, Any] | None = Field(default=None, description="the stress level's preset")
+    stress_derived: bool = Field(default=False, description="the class declares no STRESS; the "
+                                 "preset was derived from its levels (build.derivation: how)")
     levels: dict[str, int]
     time_limit_s: float
     suites: dict[str, SuiteNumbers]
@@ -304,6 +307,7 @@ def evaluate_task(task: LabelledTask, built: BuiltSuite, code: str, backend: Bac
     false = [f"{r.name}: {r.first_failure}" for r in results if r.correct and r.failed]
     return TaskEval(
         task_id=task.task_id, bootcamp=suite.bootcamp, has_stress=built.report.stress is not None,
+        stress=built.report.stress, stress_derived=built.report.stress_derived,
         levels=suite.levels(), time_limit_s=limit, suites=numbers, catches=catches,
         minimised=minimise(suite, results), programs=results, false_rejections=false,
         build=built.report, elapsed_s=round(time.perf_counter() - t0, 3))

@@ -9,12 +9,16 @@ truth (:mod:`synth.suites.format`)::
      "reward_model": {"style": "rule", "ground_truth": <the suite's canonical JSON text>},
      "extra_info": {"bootcamp": name, "kind": "stdin" | "function", "index": i,
                     "split": "train" | "test", "tests": <count>, "levels": {level: count},
-                    "suite_sha256": <sha256 of ground_truth>}}
+                    "suite_sha256": <sha256 of ground_truth>,
+                    "stress": "declared" | "derived" | "none",
+                    "stress_preset": <the preset's canonical JSON, or "">}}
 
 The prompt is ``prompts/code_task.j2`` over the task text the module embeds. Bootcamps that are not
 compiled (no embedded reference) are skipped, each with the reason; so is a compiled module that
 embeds no task text (there is no statement to show). Which bootcamps go to the test split is
 seeded: ``round(test_share x n)`` of them, in the order of ``derive_seed(seed, name, "code-split")``.
+A class without STRESS gets a derived stress preset (``derive_stress``, :mod:`synth.suites.stress`);
+``extra_info`` says which preset the stress tests come from.
 The same seed gives byte-identical files (the suites are seeded and their time limits rounded,
 :func:`synth.suites.build.time_limit`). Nothing is written when a bootcamp fails.
 """
@@ -33,7 +37,8 @@ from synth.library import Library, LibraryError, sha256_text
 from synth.models.prompts import default_prompts
 from synth.paths import OutsideRootError, inside
 from synth.sandbox import get_backend
-from synth.sandbox.kit import derive_seed
+from synth.sandbox.kit import canonical, derive_seed
+from synth.serving.sampling import STRESS_LEVEL
 from synth.suites.build import (
     BuildOptions,
     BuildReport,
@@ -61,6 +66,8 @@ class CodeExportConfig(BaseModel):
     sandbox: Literal["auto", "process", "bwrap", "docker"] = "auto"
     tests_per_level: int = Field(default=10, ge=0, le=10_000)
     stress_tests: int = Field(default=5, ge=0, le=1000)
+    derive_stress: bool = Field(default=True, description="a class without STRESS: derive a "
+                                "stress preset (synth.suites.stress)")
     test_share: float = Field(default=0.0, ge=0.0, le=1.0, description="share of the bootcamps "
                               "whose row goes to the test split")
     memory_mb: int = Field(default=256, ge=32, le=16384)
@@ -99,8 +106,17 @@ def code_row(built: BuiltSuite, split: str, index: int) -> dict[str, Any]:
         "reward_model": {"style": "rule", "ground_truth": built.text},
         "extra_info": {"bootcamp": suite.bootcamp, "kind": suite.kind, "index": index,
                        "split": split, "tests": len(suite.tests), "levels": suite.levels(),
-                       "suite_sha256": suite_sha256(built.text)},
+                       "suite_sha256": suite_sha256(built.text), **_stress_info(built)},
     }
+
+
+def _stress_info(built: BuiltSuite) -> dict[str, str]:
+    """Where a row's stress tests come from: the class's STRESS, a derived preset, or none."""
+    preset = built.report.stress
+    if preset is None or STRESS_LEVEL not in built.suite.levels():
+        return {"stress": "none", "stress_preset": ""}
+    return {"stress": "derived" if built.report.stress_derived else "declared",
+            "stress_preset": canonical(preset)}
 
 
 def library_validator(lib: Library, name: str) -> str | None:
@@ -153,6 +169,7 @@ def export_code(cfg: CodeExportConfig,
         raise ValueError(f"no accepted bootcamps in {lib.root}; nothing to export")
     backend = get_backend(cfg.sandbox)
     opts = BuildOptions(seed=cfg.seed, per_level=cfg.tests_per_level, stress=cfg.stress_tests,
+                        derive_stress=cfg.derive_stress,
                         memory_mb=cfg.memory_mb, call_limit_s=cfg.call_limit_s)
     built: dict[str, BuiltSuite] = {}
     skipped: dict[str, str] = {}

@@ -389,6 +389,23 @@ def model_part(c: Candidate) -> str:
     return (c.get("model_code") if embeds(c.get("mode")) else None) or c.get("code") or ""
 
 
+def declares_stress(code: str) -> bool:
+    """Whether a class of ``code`` assigns ``STRESS`` in its body (code that does not parse:
+    True, so that nothing is asked of it beyond the gate's findings)."""
+    try:
+        tree = pyast.parse(code)
+    except SyntaxError:
+        return True
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for stmt in node.body:
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else \
+                    [stmt.target] if isinstance(stmt, ast.AnnAssign) else []
+                if any(isinstance(t, ast.Name) and t.id == "STRESS" for t in targets):
+                    return True
+    return False
+
+
 # -- repairs -----------------------------------------------------------------------------------
 
 

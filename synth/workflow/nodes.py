@@ -37,6 +37,7 @@ from synth.workflow.coder import (
     apply_repairs,
     ask_and_repair,
     assemble,
+    declares_stress,
     earlier_rounds,
     embeds,
     model_part,
@@ -372,6 +373,8 @@ async def revise(state: TaskState, runtime: Runtime[WorkflowContext]) -> Command
             can_dispute=can_dispute, dispute_used=disputed and not can_dispute, mark=CHECKER_MARK,
             can_dispute_validator=can_vdispute, validator_mark=VALIDATOR_MARK,
             validator_dispute_used=vdisputed and not can_vdispute,
+            # a compiled draft without STRESS: one line asks for it (code suites need it)
+            ask_stress=mode == "compiled" and not declares_stress(model_part(best)),
         )
     else:
         text, version = render(

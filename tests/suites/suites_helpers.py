@@ -1,5 +1,5 @@
 """Fixtures of the suite tests: the "Even Pairs" compiled bootcamp (with a STRESS preset), its
-labelled programs, and libraries that hold it."""
+labelled programs, and libraries that hold it; "Odd Digits" (no STRESS: suites derive one)."""
 
 from __future__ import annotations
 
@@ -58,3 +58,23 @@ def load_module(code: str, name: str) -> ModuleType:
     sys.modules[name] = module
     exec(compile(code, f"<{name}>", "exec"), module.__dict__)
     return module
+
+
+#: "Odd Digits": a compiled bootcamp with no STRESS (code suites derive one), its task id and
+#: its labelled programs (a correct one, one that reads at most 1000 digits, an off-by-one one)
+ODD_DIGITS_TASK = "codecontests/odd-digits"
+LABELLED_DERIVED = FIXTURES / "labelled_derived"
+
+
+def odd_digits_text() -> str:
+    return (FIXTURES / "odd_digits_task.txt").read_text(encoding="utf-8")
+
+
+def odd_digits_module(model: str | None = None) -> str:
+    """The assembled module (``model``: another model part)."""
+    return assemble(model or odd_digits_model(), (FIXTURES / "odd_digits_reference.py").read_text(
+        encoding="utf-8"), odd_digits_text())
+
+
+def odd_digits_model() -> str:
+    return (FIXTURES / "odd_digits.model.py").read_text(encoding="utf-8")

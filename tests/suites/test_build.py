@@ -39,7 +39,9 @@ def _build(name: str, code: str, backend, options: BuildOptions = SMALL, **kw):
                                   "codecontests_16_f_bulbs_without_long_glows"])
 def test_shipped_compiled_bootcamps(name: str, backend) -> None:
     rec, code = Library().checked_code(name)
-    built = build_suite(name, code, code_sha256=rec.code_sha256, backend=backend, options=SMALL,
+    # their derived stress presets: tests/suites/test_derived_stress.py, docs/code-rl.md
+    built = build_suite(name, code, code_sha256=rec.code_sha256, backend=backend,
+                        options=SMALL.model_copy(update={"derive_stress": False}),
                         class_name=rec.class_name)
     suite, report = built.suite, built.report
     assert suite.kind == "stdin" and suite.judge == "tokens" and suite.language == "python3"
@@ -49,7 +51,7 @@ def test_shipped_compiled_bootcamps(name: str, backend) -> None:
     examples = [t for t in suite.tests if t.level == "example"]
     assert len(examples) == 2 and suite.tests[:2] == examples
     assert not report.example_disagreements and all(t.identity is None for t in examples)
-    # no STRESS on these modules: no stress tests, and the report says so
+    # no STRESS on these modules (and none derived here): no stress tests, the report says so
     assert report.stress is None and "stress" not in suite.levels()
     assert any("no STRESS" in line for line in report.not_checked)
     # every expected output is the bootcamp's own answer key (imported here: trusted library)
@@ -273,3 +275,23 @@ def test_the_suite_text_is_checked_when_read() -> None:
     with pytest.raises(SuiteFormatError):
         read_suite("[1]")
     assert same_tokens("1", "1")
+
+
+def test_a_stress_case_may_be_as_large_as_its_input() -> None:
+    """A stress case that stores its 2*10^5 values is over the 1 MB a prompt case may be: the
+    host takes it for a code test suite (``render="stdin"``, as large as the input may be) and
+    still refuses it for a prompt."""
+    from synth.sandbox.kit import canonical
+    from synth.serving.sampling import MAX_CASE_CHARS, MAX_STDIN_CHARS, _row
+
+    case = canonical({"values": [10**9 - k for k in range(200_000)]})
+    assert MAX_CASE_CHARS < len(case) < MAX_STDIN_CHARS
+    stdin = "200000\n" + " ".join(str(10**9 - k) for k in range(200_000)) + "\n"
+    row = {"case": {"text": case}, "stdin": stdin, "prompt": "p", "answer": "a"}
+    sample = _row(row, "stress", 7, answers=False, render="stdin")
+    assert sample.case_text == case and sample.stdin == stdin
+    with pytest.raises(ValueError, match="characters of JSON"):
+        _row(row, "hard", 7, answers=False, render="prompt")
+    too_big = canonical({"values": ["x" * 1000] * (MAX_STDIN_CHARS // 1000)})
+    with pytest.raises(ValueError, match="characters of JSON"):
+        _row({**row, "case": {"text": too_big}}, "stress", 7, answers=False, render="stdin")

@@ -30,8 +30,9 @@ def _export(out: Path, **kw: object):
 
 
 def test_code_rows_of_the_shipped_library_are_seeded_bytes(tmp_path: Path) -> None:
-    one = _export(tmp_path / "a", bootcamps=SHIPPED, seed=3)
-    two = _export(tmp_path / "b", bootcamps=SHIPPED, seed=3)
+    # no derived stress presets here (tests/suites/test_derived_stress.py has them)
+    one = _export(tmp_path / "a", bootcamps=SHIPPED, seed=3, derive_stress=False)
+    two = _export(tmp_path / "b", bootcamps=SHIPPED, seed=3, derive_stress=False)
     for split in ("train", "test"):
         assert (tmp_path / "a" / f"{split}.jsonl").read_bytes() == \
             (tmp_path / "b" / f"{split}.jsonl").read_bytes()
@@ -50,14 +51,15 @@ def test_code_rows_of_the_shipped_library_are_seeded_bytes(tmp_path: Path) -> No
         assert row["extra_info"] == {
             "bootcamp": name, "kind": "stdin", "index": i, "split": "train",
             "tests": len(suite.tests), "levels": suite.levels(),
-            "suite_sha256": hashlib.sha256(truth.encode()).hexdigest()}
+            "suite_sha256": hashlib.sha256(truth.encode()).hexdigest(), "stress": "none",
+            "stress_preset": ""}
         (message,) = row["prompt"]
         assert message["role"] == "user"
         content = message["content"]
         assert content.startswith("Solve the following programming problem.\n\n")
         assert "Input\n" in content and "standard input" in content and "```python" in content
         assert f"time limit of {suite.time_limit_s:g} s" in content
-    other = _export(tmp_path / "c", bootcamps=SHIPPED[:2], seed=4)
+    other = _export(tmp_path / "c", bootcamps=SHIPPED[:2], seed=4, derive_stress=False)
     assert other.rows["train"] == 2
     assert (tmp_path / "c" / "train.jsonl").read_bytes() != \
         (tmp_path / "a" / "train.jsonl").read_bytes()
@@ -82,6 +84,9 @@ def test_parquet_bytes_and_the_test_split(tmp_path: Path) -> None:
     assert row["extra_info"]["split"] == "test" and row["extra_info"]["index"] == 0
     suite = read_suite(row["reward_model"]["ground_truth"])
     assert suite.levels()["stress"] == 2 and row["extra_info"]["levels"]["stress"] == 2
+    assert row["extra_info"]["stress"] == "declared"  # the class's own STRESS, never derived
+    assert json.loads(row["extra_info"]["stress_preset"]) == {"n": 20000, "hi": 10**9,
+                                                              "full": True}
 
 
 def test_a_function_task_asks_for_the_function() -> None:

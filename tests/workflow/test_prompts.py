@@ -295,3 +295,32 @@ def test_the_compiled_draft_hands_the_model_a_skeleton_named_for_its_task(tmp_pa
     full, _ = coder.render(_ctx(tmp_path), "draft.j2", verified, "full")
     assert "fill in this skeleton" not in full
     assert coder.class_name(verified.model_copy(update={"title": "3-SAT, small"})) == "T3SATSmallBootcamp"
+
+
+def test_a_compiled_revision_without_stress_asks_for_it(tmp_path: Path):
+    """A compiled draft that declares no STRESS and goes to a revise round anyway: the feedback
+    gets one line asking for it (no model call of its own); a draft with STRESS, or a full-mode
+    module, is not asked."""
+    verified = STDIO.model_copy(update={"references": [
+        ReferenceProgram(language="python3", code=REFERENCE, verified=True)]})
+    part = ("from synth.bootcamp import CompiledBootcamp\n\n\n"
+            "class RectangleAreaBootcamp(CompiledBootcamp):\n"
+            "    LEVELS = {\"easy\": {\"hi\": 9}, \"hard\": {\"hi\": 100}}\n")
+    with_stress = part + "    STRESS: dict = {\"hi\": 1000}\n"
+    asked = "Your class has no `STRESS`: add one"
+    for name, mode, code, expected in (("without", "compiled", part, True),
+                                       ("with", "compiled", with_stress, False),
+                                       ("full", "full", TOY_SUM, False)):
+        ctx = _ctx(tmp_path / name)
+        best = {**BEST, "mode": mode, "model_code": code if mode == "compiled" else None}
+        state = {**_state(verified, best=best, history=HISTORY), "mode": mode}
+        asyncio.run(nodes.revise(state, SimpleNamespace(context=ctx)))  # type: ignore[arg-type]
+        revise = _prompts(ctx)["revise"]
+        assert len(revise) == 1, name  # one model call, as without the line
+        text = revise[0][1]["content"]
+        assert (asked in text) is expected, name
+        if expected:  # right after the gate's evidence, before the earlier rounds
+            assert text.index(FEEDBACK) < text.index(asked) < text.index("## Earlier rounds")
+    assert coder.declares_stress(with_stress) and not coder.declares_stress(part)
+    assert coder.declares_stress("class A:\n    STRESS = {}\n")
+    assert not coder.declares_stress("STRESS = {}\nclass A:\n    pass\n")  # not the class's

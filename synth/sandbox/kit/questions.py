@@ -368,15 +368,21 @@ def m_sample(p: dict[str, Any]) -> list[dict[str, Any]]:
     (and optionally the reference answer). Used by export, the filter and review. With
     ``render: "stdin"`` a row holds the case's ``render_stdin`` text instead of its prompt (code
     test suites); the level ``stress`` names the class's ``STRESS`` preset when LEVELS has no
-    level of that name."""
+    level of that name, or, for a class that declares none, the host's ``stress`` parameters (a
+    preset the host derived, :mod:`synth.suites.stress`)."""
     specs = p.get("specs")
     if type(specs) is not list:
         raise _usage("specs must be a list")
     # the presets as the handshake reported them (a copy taken at load): a bootcamp that
     # mutates its LEVELS later cannot change what export, the filter and review construct
     presets = _S.levels_at_load if type(_S.levels_at_load) is dict else {}
-    if "stress" not in presets and type(_S.stress_at_load) is dict:
-        presets = {**presets, "stress": _S.stress_at_load}
+    host = p.get("stress")
+    if host is not None and (type(host) is not dict or _S.stress_at_load is not None
+                             or p.get("render") != "stdin"):
+        raise _usage("a stress preset is given only for stdin draws of a class without STRESS")
+    stress = _S.stress_at_load if type(_S.stress_at_load) is dict else host
+    if "stress" not in presets and type(stress) is dict:
+        presets = {**presets, "stress": stress}
     limit = _limit(p, 5.0)
     answers = p.get("answers") is True
     render = p.get("render", "prompt")
