@@ -116,6 +116,22 @@ def _pair(n: SuiteNumbers) -> str:
     return f"{_rate(n.tpr)} / {_rate(n.tnr)}"
 
 
+def _print_times(report: EvalReport, con: Console) -> None:
+    """Per task, the time limit beside the most CPU time one test took: the reference's, the
+    slowest correct program's, each too-slow program's (or the tests it was killed on)."""
+    if report.tasks:
+        con.print("CPU time, the most one test took (s): limit / reference / slowest correct "
+                  "program; too slow: each too_slow program")
+    for t in report.tasks:
+        right = [p.slowest_cpu_s for p in t.programs if p.correct]
+        slow = [f"killed on {p.killed}" if p.killed else f"{p.slowest_cpu_s:.2f}"
+                for p in t.programs if p.kind == "too_slow"]
+        correct = f"{max(right):.2f}" if right else "-"
+        line = (f"  {t.task_id.split('/', 1)[-1]}: {t.time_limit_s:g} / {t.build.slowest_s:.2f}"
+                f" / {correct}" + (f"; too slow: {', '.join(slow)}" if slow else ""))
+        con.print(escape(line))
+
+
 def print_report(report: EvalReport, console: Console | None = None) -> None:
     """The tables of a suite-eval report (stdout by default)."""
     con = console or out
@@ -152,6 +168,7 @@ def print_report(report: EvalReport, console: Console | None = None) -> None:
         for row in kind_rows:
             kinds.add_row(*row)
         con.print(kinds)
+    _print_times(report, con)
     for t in report.tasks:
         for line in t.false_rejections:
             con.print(f"[yellow]a correct program fails[/] {escape(t.task_id)}: {escape(line)}")

@@ -48,7 +48,8 @@ from synth.sandbox.base import (
 )
 from synth.sandbox.methods import spawning_backend
 
-__all__ = ["RESPAWNS", "Program", "ProgramPool", "ProgramRun", "ProgramSandboxError", "Runner"]
+__all__ = ["RESPAWNS", "Program", "ProgramPool", "ProgramRun", "ProgramSandboxError", "Runner",
+           "wall_limit"]
 
 _HERE = Path(__file__).resolve().parent
 #: the runner's source and the one contract module it imports (shipped into every runner job)
@@ -73,12 +74,22 @@ class ProgramSandboxError(RuntimeError):
     """No runner could be started (the sandbox, not the program)."""
 
 
+def wall_limit(time_limit_s: float) -> float:
+    """The wall time after which one run of an untrusted program is killed, for a run whose
+    verdict is its CPU time against ``time_limit_s``: ``3 x limit + 2`` s. The code reward and
+    ``synth suite-eval`` both use it, so a program's measured verdict is its reward's. Wall time
+    only ends runs that wait or that a loaded machine slows: at ``2 x limit + 1`` a correct
+    program at half the limit's CPU time was killed when the machine ran five times slower
+    (load 10 on 2 cores; three correct held-out programs)."""
+    return 3.0 * time_limit_s + 2.0
+
+
 @dataclass(frozen=True, slots=True)
 class Program:
     """One untrusted program and the limits of each of its runs: ``time_limit_s`` of CPU time
     (judged by the caller from :attr:`ProgramRun.cpu_s`; ``RLIMIT_CPU`` kills a run a second
-    or two past it), killed after ``wall_limit_s`` of wall time (default ``2 x time_limit_s +
-    1``), ``memory_mb`` of address space."""
+    or two past it), killed after ``wall_limit_s`` of wall time (default :func:`wall_limit`),
+    ``memory_mb`` of address space."""
 
     kind: str  # "stdin" | "function"
     source: str
@@ -89,7 +100,7 @@ class Program:
 
     @property
     def wall_s(self) -> float:
-        return self.wall_limit_s if self.wall_limit_s is not None else 2 * self.time_limit_s + 1
+        return self.wall_limit_s if self.wall_limit_s is not None else wall_limit(self.time_limit_s)
 
 
 @dataclass(slots=True)

@@ -38,6 +38,7 @@ from synth.library import Library
 from synth.sandbox.base import Backend
 from synth.sandbox.kit import canonical
 from synth.sandbox.methods import MethodServer, server_limits
+from synth.sandbox.program_pool import wall_limit
 from synth.serving.sampling import STRESS_LEVEL
 from synth.suites.build import (
     BuildError,
@@ -60,14 +61,6 @@ __all__ = ["SUITES", "EvalReport", "Minimised", "ProgramResult", "SuiteNumbers",
 SUITES = ("examples", "no_stress", "full")
 #: largest output kept per run of a labelled program
 MAX_OUTPUT = 4_000_000
-
-
-def wall_limit(time_limit_s: float) -> float:
-    """The wall time after which a labelled program's run is killed. The verdict is the CPU
-    time against ``time_limit_s``; this only ends runs that wait or that a loaded machine slows:
-    at ``2 x limit + 1`` a correct program at half the limit's CPU time was killed when the
-    machine ran five times slower (load 10 on 2 cores; three correct held-out programs)."""
-    return 3.0 * time_limit_s + 2.0
 
 
 class SuiteNumbers(BaseModel):
@@ -108,6 +101,10 @@ class ProgramResult(BaseModel):
     first_failure: str | None = None  # "test 7 (hard): wrong answer"
     caught_by: str | None = None  # examples | levels | stress | missed (incorrect programs)
     caught_at: str | None = None  # the level of the first failing test
+    slowest_cpu_s: float = Field(default=0.0, description="its most CPU time on one test that "
+                                 "it finished (a run killed at the wall limit is not counted)")
+    slowest_test: int | None = None  # that test's index
+    killed: int = Field(default=0, description="tests on which it was killed at the wall limit")
 
 
 class Minimised(BaseModel):
@@ -291,7 +288,7 @@ def evaluate_task(task: LabelledTask, built: BuiltSuite, code: str, backend: Bac
                              memory_mb=suite.memory_mb, role="suite-eval-program",
                              max_output=MAX_OUTPUT)
             verdicts = _verdicts(runs, judge.right(runs), limit)
-            results.append(_result(prog, suite, verdicts))
+            results.append(_result(prog, suite, verdicts, runs))
     finally:
         judge.close()
     groups = {
@@ -316,9 +313,16 @@ def evaluate_task(task: LabelledTask, built: BuiltSuite, code: str, backend: Bac
         build=built.report, elapsed_s=round(time.perf_counter() - t0, 3))
 
 
-def _result(prog: Program, suite: CodeSuite, verdicts: list[str | None]) -> ProgramResult:
+def _result(prog: Program, suite: CodeSuite, verdicts: list[str | None],
+            runs: list[Run]) -> ProgramResult:
     failed = [k for k, v in enumerate(verdicts) if v is not None]
     out = ProgramResult(name=prog.name, correct=prog.correct, kind=prog.kind, failed=failed)
+    finished = [(r.cpu_s, k) for k, r in enumerate(runs) if r.code is not None
+                and r.code != KILLED]
+    if finished:
+        cpu, k = max(finished)
+        out.slowest_cpu_s, out.slowest_test = round(cpu, 3), k
+    out.killed = sum(r.code is None for r in runs)
     if failed:
         k = failed[0]
         out.first_failure = f"test {k} ({suite.tests[k].level}): {verdicts[k]}"

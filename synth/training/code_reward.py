@@ -23,7 +23,8 @@ Scoring one response:
    itself with exit status 0 within the suite's ``time_limit_s`` of CPU time and its output
    passes the judge. The time limit is CPU time, as ``synth suite-eval`` and the suite's own
    measure of its reference count it (fair when runs share a loaded machine); a run is killed
-   after ``2 x time_limit_s + 1`` seconds of wall time, with everything it started.
+   after ``3 x time_limit_s + 2`` seconds of wall time (``synth.sandbox.program_pool.wall_limit``,
+   the rule suite-eval uses too), with everything it started.
 3. **The judge** runs on the host, from the run's output and the suite, never in the sandbox
    (no expected output enters it):
 

@@ -11,7 +11,7 @@ for the slow hostile programs.
 The direct run is this file's own loop, written without the reward's code: the program is
 found by a regular expression; a stdin program runs on the suite's inputs the way the gate runs
 a reference program (``synth.gate.programs.run_program``: a sandbox job per program, each input
-a fresh fork of a warm interpreter, killed at 2 x the time limit + 1 s of wall time; a run that
+a fresh fork of a warm interpreter, killed at 3 x the time limit + 2 s of wall time; a run that
 timed out there is run again as a job of its own, which kills what the program left behind when
 it exits, as the reward does, under RLIMIT_CPU of the time limit), a function program in a
 sandbox job of its own per test (a caller script imports it and calls the entry point); a test

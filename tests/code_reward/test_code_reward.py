@@ -107,7 +107,7 @@ def test_the_time_limit_is_cpu_time(score: Any, code_library: Library) -> None:
     suite = build_suite(code_library, LOYAL, {"easy": 2}, time_limit_s=0.5)
     row = code_row(suite)
     # sleeping costs no CPU: a run that sleeps past the limit (but not past the wall limit of
-    # 2 x 0.5 + 1 s) passes; one that computes past it fails; one that sleeps forever is killed
+    # 3 x 0.5 + 2 s) passes; one that computes past it fails; one that sleeps forever is killed
     sleepy = "import time\ntime.sleep(0.8)\n" + RIGHT_LOYAL
     busy = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.8:\n    pass\n" + RIGHT_LOYAL
     assert _call(score, row, fenced(sleepy)) == 1.0
@@ -115,14 +115,14 @@ def test_the_time_limit_is_cpu_time(score: Any, code_library: Library) -> None:
                                              row["reward_model"]["ground_truth"])
     first = evaluated.outcomes[0]
     assert evaluated.score == 0.0
-    # over the CPU limit; or, on a machine too loaded to give it 0.8 s of CPU in 2 s, killed
+    # over the CPU limit; or, on a machine too loaded to give it 0.8 s of CPU in 3.5 s, killed
     assert (first.cpu_s > 0.5 and "s of CPU >" in first.detail) or first.status == "timeout"
     t0 = time.monotonic()
     evaluated = score._code_reward().evaluate(
         row["data_source"], fenced("import time\ntime.sleep(60)\n"),
         row["reward_model"]["ground_truth"], fraction=True)
     assert [o.status for o in evaluated.outcomes] == ["timeout", "timeout"]
-    assert time.monotonic() - t0 < 2 * 2.0 + 5.0
+    assert time.monotonic() - t0 < 2 * 3.5 + 5.0
 
 
 def test_fraction_is_the_share_of_tests_passed(score: Any, code_library: Library) -> None:

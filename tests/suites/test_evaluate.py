@@ -48,6 +48,9 @@ def test_tpr_and_tnr_side_by_side(report: EvalReport) -> None:
     assert no_stress.tpr == 1.0 and no_stress.tnr == 0.5
     assert full.tests == no_stress.tests + 2
     assert t.false_rejections == []
+    # each program's most CPU-costly finished test: the correct one's is within the limit
+    (right,) = [p for p in t.programs if p.correct]
+    assert 0 < right.slowest_cpu_s <= t.time_limit_s and right.slowest_test is not None
 
 
 def test_which_tests_catch_which_faults(report: EvalReport) -> None:
@@ -58,6 +61,9 @@ def test_which_tests_catch_which_faults(report: EvalReport) -> None:
     slow = next(p for p in t.programs if p.kind == "too_slow")
     assert slow.caught_by == "stress" and slow.first_failure is not None
     assert "time limit" in slow.first_failure or "killed" in slow.first_failure
+    if "time limit" in slow.first_failure:  # its slowest finished test is a stress test
+        assert slow.slowest_cpu_s > t.time_limit_s
+        assert t.build.levels and slow.slowest_test in slow.failed
     assert t.build.levels["stress"].kept == 2
     assert report.catches()["too_slow"]["stress"] == 1
 
