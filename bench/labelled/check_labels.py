@@ -12,7 +12,7 @@ CodeContests sample (``--records``); the folder's name is the record's task id. 
   + 0.2 s (a slow run is measured once more, both programs, and the faster runs compared);
 - every incorrect program other than ``too_slow`` is caught (different tokens or a failed run,
   not a timeout) on some generated input; ``large_only`` ones agree on every small input;
-  ``too_slow`` ones agree on every small input and take more than 3x the reference's time and
+  ``too_slow`` ones agree on every small input and take more than 2.5x the reference's time and
   more than 1 s on some limit input (killed at ``--slow-timeout`` s).
 
 A table row per program, then a summary; the exit code is 1 when any condition fails.
@@ -49,6 +49,9 @@ from synth.tasks import make_task_id  # noqa: E402
 
 KINDS = ("off_by_one", "wrong_greedy", "edge_case", "format", "too_slow", "large_only")
 SIZES = ("small", "medium", "limit")
+#: a too_slow program takes more than this many times the reference's time on some limit input:
+#: the factor of the suites' time limit (synth.suites.build.TIME_FACTOR)
+SLOW_FACTOR = 2.5
 SOURCE = "codecontests"
 PYTHON3 = 3
 MIN_CORRECT = 3
@@ -296,14 +299,14 @@ def check_incorrect(checker: Checker, path: Path, inputs: Inputs, ref: Reference
         slow = None
         for i, stdin in enumerate(inputs.sized["limit"]):
             run = run_program(path, stdin, args.slow_timeout)
-            bound = max(3 * ref.limit_s[i], 1.0)
+            bound = max(SLOW_FACTOR * ref.limit_s[i], 1.0)
             if run.timed_out or run.seconds > bound:
                 slow = (i, run.seconds, run.timed_out)
                 break
             if not run.ok or not same(run.out, ref.sized["limit"][i]):
                 problems.append(f"limit #{i}: wrong output (not merely slow)")
         if slow is None:
-            problems.append("never slower than max(3x ref, 1 s) on a limit input")
+            problems.append(f"never slower than max({SLOW_FACTOR:g}x ref, 1 s) on a limit input")
         else:
             i, secs, killed = slow
             detail = (f"slow on limit #{i}: {'killed at ' if killed else ''}{secs:.2f} s vs ref "

@@ -122,8 +122,9 @@ def test_stress_level_and_seeded_bytes(backend) -> None:
 
 
 def test_time_limit_rounding() -> None:
-    assert time_limit(0.0) == 1.0 and time_limit(0.3) == 1.0 and time_limit(0.34) == 1.5
-    assert time_limit(0.5) == 1.5 and time_limit(1.0) == 3.0 and time_limit(1.01) == 3.5
+    assert time_limit(0.0) == 1.0 and time_limit(0.4) == 1.0 and time_limit(0.41) == 1.5
+    assert time_limit(0.6) == 1.5 and time_limit(0.8) == 2.0 and time_limit(1.0) == 2.5
+    assert time_limit(1.01) == 3.0
 
 
 def test_stress_is_never_a_prompt_level(backend) -> None:
