@@ -227,10 +227,15 @@ def reference_cap(judge: str, expected: Any) -> int:
     return 8 * size + 1024 if judge == "tokens" else max(4_000_000, 8 * size + 1024)
 
 
+def _wall_s(suite: dict[str, Any]) -> float:
+    """Wall time after which a test's run is killed: 3 x the time limit + 2 s."""
+    return 3 * suite["time_limit_s"] + 2
+
+
 def _limits(suite: dict[str, Any]) -> Limits:
     """A test's job: killed at 3 x the time limit + 2 s of wall time, or at the time limit of
     CPU time (RLIMIT_CPU)."""
-    return Limits(wall_s=3 * suite["time_limit_s"] + 2, cpu_s=suite["time_limit_s"],
+    return Limits(wall_s=_wall_s(suite), cpu_s=suite["time_limit_s"],
                   memory_mb=suite["memory_mb"], pids=32, file_size_mb=16, open_files=128,
                   max_output_bytes=32_000_000)
 
@@ -250,7 +255,7 @@ def reference_passes(backend: Any, oracle: Any, suite: dict[str, Any], program: 
              if suite["judge"] != "check_output" or t["identity"] is not None]
     if suite["kind"] == "stdin":
         runs = run_program(backend, program, [t["stdin"] for t in tests],
-                           timeout_s=3 * suite["time_limit_s"] + 2, memory_mb=suite["memory_mb"],
+                           timeout_s=_wall_s(suite), memory_mb=suite["memory_mb"],
                            role="agreement").outputs
         if runs is None:  # the job as a whole died (a memory hog fills its cgroup): one job a test
             runs = [_alone(backend, suite, program, t["stdin"]) for t in tests]

@@ -12,7 +12,8 @@ CodeContests sample (``--records``); the folder's name is the record's task id. 
   + 0.2 s (a slow run is measured once more, both programs, and the faster runs compared);
 - every incorrect program other than ``too_slow`` is caught (different tokens or a failed run,
   not a timeout) on some generated input; ``large_only`` ones agree on every small input;
-  ``too_slow`` ones agree on every small input and take more than 2.5x the reference's time and
+  ``too_slow`` ones agree on every small input and take more than the suites' time factor (2.5x,
+  ``synth.suites.build.TIME_FACTOR``) times the reference's time and
   more than 1 s on some limit input (killed at ``--slow-timeout`` s).
 
 A table row per program, then a summary; the exit code is 1 when any condition fails.
@@ -45,13 +46,11 @@ from types import ModuleType
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
+from synth.suites.build import TIME_FACTOR as SLOW_FACTOR  # noqa: E402
 from synth.tasks import make_task_id  # noqa: E402
 
 KINDS = ("off_by_one", "wrong_greedy", "edge_case", "format", "too_slow", "large_only")
 SIZES = ("small", "medium", "limit")
-#: a too_slow program takes more than this many times the reference's time on some limit input:
-#: the factor of the suites' time limit (synth.suites.build.TIME_FACTOR)
-SLOW_FACTOR = 2.5
 SOURCE = "codecontests"
 PYTHON3 = 3
 MIN_CORRECT = 3

@@ -32,7 +32,7 @@ from helpers import ALL_BACKENDS, Listener, assert_no_leftovers, require_backend
 
 from synth.library import Library
 from synth.sandbox.base import Backend
-from synth.sandbox.program_pool import GRACE_S, Program, ProgramPool, ProgramRun
+from synth.sandbox.program_pool import GRACE_S, Program, ProgramPool, ProgramRun, wall_limit
 from synth.training.code_reward import CodeReward
 
 HERE = Path(__file__).resolve().parent
@@ -43,7 +43,7 @@ SKIP = {"monkeypatch_base", "verify_override"}
 CORPUS = [p for p in sorted(CORPUS_DIR.glob("*.py"))
           if not p.name.startswith(("_", "gate_")) and p.stem not in SKIP]
 TIME_LIMIT_S = 0.5  # short: a hanging program costs its wall limit, 3 x 0.5 + 2 s
-WALL_S = 3 * TIME_LIMIT_S + 2  # a run is killed after this much wall time
+WALL_S = wall_limit(TIME_LIMIT_S)  # a run is killed after this much wall time
 SLACK_S = 6.0  # runner kill and drain, a loaded 2-core machine
 LOYAL = "codecontests_06_c_divisors_loyal_to_their_digits"
 pytestmark = pytest.mark.timeout(600)
