@@ -56,7 +56,9 @@ echo "== ruff"; .venv/bin/ruff check .
 mypy_pid=$!
 echo "== mypy runs beside the tests; pytest starts $SECONDS s after this script did"
 set +e
-.venv/bin/python -m pytest -q -p no:cacheprovider --durations=30 "$@"
+# two workers (tests/conftest.py groups the tests by file and hands out the heaviest first)
+.venv/bin/python -m pytest -q -p no:cacheprovider --durations=30 \
+    -n "${SYNTH_TEST_WORKERS:-2}" --dist loadgroup --no-loadscope-reorder "$@"
 rc=$?
 set -e
 t=$SECONDS

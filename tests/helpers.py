@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -121,7 +122,8 @@ def require_backend(name: str) -> Backend:
 
 
 def processes_with(marker: str) -> list[tuple[int, str]]:
-    """Live processes whose command line contains ``marker`` (zombies have none)."""
+    """Live processes whose command line contains ``marker`` (zombies have none), leaving out
+    those another test run or another pytest-xdist worker started (see :func:`started_elsewhere`)."""
     found = []
     needle = marker.encode()
     for name in os.listdir("/proc"):
@@ -132,9 +134,81 @@ def processes_with(marker: str) -> list[tuple[int, str]]:
                 cmdline = fh.read()
         except OSError:
             continue
-        if needle in cmdline:
+        if needle in cmdline and not started_elsewhere(int(name)):
             found.append((int(name), cmdline.replace(b"\0", b" ").decode(errors="replace")[:200]))
     return found
+
+
+# tests/conftest.py names this test process (an xdist worker: its id) in this variable, so every
+# process it starts inherits the name (a daemon too, ``ray start``'s): the leftover checks of two
+# workers, or of two test runs on one machine, then tell their processes apart.
+WORKER_VARIABLE = "SYNTH_TEST_WORKER"
+_DOCKER_ID = re.compile(rb"[0-9a-f]{64}")
+
+
+def _read(pid: int, what: str) -> bytes:
+    try:
+        with open(f"/proc/{pid}/{what}", "rb") as fh:
+            return fh.read()
+    except OSError:
+        return b""
+
+
+def _environ_worker(pid: int) -> str | None:
+    prefix = WORKER_VARIABLE.encode() + b"="
+    for entry in _read(pid, "environ").split(b"\0"):
+        if entry.startswith(prefix):
+            return entry[len(prefix):].decode(errors="replace")
+    return None
+
+
+def _parent(pid: int) -> int:
+    stat = _read(pid, "stat")
+    try:
+        return int(stat[stat.rindex(b")") + 2:].split()[1])
+    except (ValueError, IndexError):
+        return 0
+
+
+def _container_owner(pid: int) -> int | None:
+    """The pid of the process whose sandbox backend created the Docker container ``pid`` runs
+    in (the container's owner label), or None when ``pid`` is in none of ours."""
+    found = _DOCKER_ID.search(_read(pid, "cgroup"))
+    if found is None:
+        return None
+    try:
+        import docker
+
+        from synth.sandbox.docker import OWNER_LABEL
+
+        info = docker.from_env(timeout=10).api.inspect_container(found.group().decode())
+        return int((info.get("Config", {}).get("Labels") or {}).get(OWNER_LABEL, "").split(":")[1])
+    except Exception:
+        return None
+
+
+def started_elsewhere(pid: int) -> bool:
+    """Did another test process start ``pid``: another pytest-xdist worker of this run, or
+    another pytest run on this machine? Walking up from ``pid``: this process means no; the
+    first process whose environment names a test process decides; an ancestor that is another
+    pytest process means yes. A process in one of the sandbox's Docker containers is its
+    owner's. A process that none of this places (an orphan whose parents are gone) counts as
+    this test's: a leftover is never hidden."""
+    mine = os.environ.get(WORKER_VARIABLE)
+    seen: set[int] = set()
+    while pid > 1 and pid not in seen:
+        first = not seen
+        seen.add(pid)
+        if pid == os.getpid():
+            return False
+        worker = _environ_worker(pid)
+        if worker is not None:
+            return worker != mine
+        if not first and b"pytest" in _read(pid, "cmdline"):
+            return True
+        owner = _container_owner(pid) if first else None
+        pid = owner if owner is not None else _parent(pid)
+    return False
 
 
 def pids_with(marker: str) -> set[int]:

@@ -29,7 +29,7 @@ from synth.sandbox.base import SessionError
 __all__ = ["Container", "ContainerGone", "DockerSession", "ExecStream", "frame", "open_writer",
            "remove_io_dir"]
 
-IO_OPEN_TIMEOUT_S = 10.0  # the runner opens its FIFO ends within this after the payload
+IO_OPEN_TIMEOUT_S = 30.0  # the runner opens its FIFO ends within this after the payload (a loaded machine: 10 s was seen to pass)
 
 
 def frame(payload: dict[str, Any]) -> bytes:

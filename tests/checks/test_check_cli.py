@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 import typer
-from conftest import CORPUS
 from typer.testing import CliRunner
 
 from synth.commands.check import check_command
+
+# the planted-defect corpus (also tests/checks/conftest.py's; a bare `conftest` import would
+# take whichever conftest module pytest loaded first)
+CORPUS = Path(__file__).resolve().parent.parent / "defects" / "corpus"
 
 app = typer.Typer()
 app.command("check")(check_command)
