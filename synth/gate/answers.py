@@ -422,11 +422,15 @@ def check_levels(s: Suite) -> dict[str, Any]:
         grew = [k for k in ("case_chars", "case_size", "answer_chars")
                 if b[k] >= a[k] * 1.05 and b[k] - a[k] >= 1]
         slower = b["gen_ms"] >= 2 * a["gen_ms"] and b["gen_ms"] - a["gen_ms"] >= 2
+        inert = _inert_parameter(s, a, b)
         if not grew and not slower:
+            # the common cause, named when it is the cause: a parameter the generator ignores
+            why = (f" {inert}" if inert is not None else
+                   " Is a parameter capped, or ignored by case_generator?")
             return result("failed", f"level {b['level']!r} is not measurably larger or harder "
                           f"than {a['level']!r} (median case size, median answer length and "
-                          "generation time did not grow: is a parameter capped?)", metrics=table)
-        inert = _inert_parameter(s, a, b)
+                          f"generation time did not grow).{why}", metrics=table,
+                          finding="inert_parameter" if inert is not None else "")
         if inert is not None:
             return result("failed", inert, finding="inert_parameter", metrics=table)
     return result("passed", f"{len(rows)} levels, each larger or harder than the one before",
