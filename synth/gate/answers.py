@@ -369,10 +369,10 @@ def _inert_parameter(s: Suite, a: dict[str, Any], b: dict[str, Any]) -> str | No
         return None
 
     def same(params: dict[str, Any], seed: int, want: list[str]) -> bool:
-        try:
+        try:  # up to the first case that differs (an engine's case can take seconds)
             handle = s.construct(params, seed)
-            return [s.generate(handle, seed if k == 0 else None)[0]
-                    for k in range(len(want))] == want
+            return all(s.generate(handle, seed if k == 0 else None)[0] == case
+                       for k, case in enumerate(want))
         except Failure:
             return False  # a combination the bootcamp refuses says nothing about the parameter
 
