@@ -1,4 +1,4 @@
-"""Hostile bootcamps against the real gate and the warm pool, on every backend (issue 9, part 7).
+"""Hostile bootcamps against the real gate and the warm pool, on the backends (issue 9, part 7).
 
 Each ``corpus/gate_*.py`` program is a complete bootcamp module (one ``BaseBootcamp`` subclass
 named ``Hostile``) whose *honest* behaviour the gate must reject -- a verifier that accepts
@@ -59,6 +59,20 @@ from ``case_generator``, which reaches the host as the generate check's tracebac
 (under the guard most of them are refused before they can report; the defence-in-depth tests
 check the REPORT with the guard off).
 
+Which backends judge a program (:func:`backends_of`): a program whose attack reaches past the
+bootcamp's own process -- the sandbox's resources (classes ``limits`` and ``determinism``) or the
+protocol channel between the host and the method server (``gate_forge_*``,
+``gate_bypass_reply_pipe``: the descriptors, the lines, the host's reading of them, which differ
+per backend) -- is judged on every backend. The others attack layers inside the server's process
+or on the host (the guard, the contract and class snapshots, the host's checks of reply values,
+its clock), the same code on every backend: they are judged on ``process`` (the host's
+interpreter, which bwrap runs too), and one program of each of their attack classes
+(:data:`ON_EVERY_BACKEND_TOO`) on bwrap and docker (the image's own interpreter) as well. So
+every attack class meets the gate and the pool on every backend
+(``test_corpus_has_50_programs_and_every_attack_class_twice`` checks it), and what each backend
+contains is shown on every backend by ``test_corpus.py`` (every hostile candidate) and
+``test_defence_in_depth.py`` (the limits, determinism and kit programs with the guard off).
+
 Every gate test asserts: the verdict (no forged pass), the typed outcome of the catching
 check(s), no ``sandbox_error`` (a broken sandbox is not a verdict), the elapsed-time bound,
 no process left (the backend is wrapped so that every sandboxed job's argv carries a unique
@@ -114,7 +128,34 @@ from synth.sandbox.pool import VerifyResult, WorkerPool, pool_limits
 
 SPECS = [parse(p) for p in GATE_PROGRAMS]
 POOL_SPECS = [s for s in SPECS if s.pool is not None]
+BACKENDS = ("process", "bwrap", "docker")
+#: attack classes whose every program is judged on every backend (see the module docstring)
+BOUNDARY_CLASSES = frozenset({"limits", "determinism"})
+#: attacks on the protocol channel, judged on every backend
+CHANNEL_PREFIX, CHANNEL = "gate_forge_", frozenset({"gate_bypass_reply_pipe"})
+#: of each class of in-process attacks, the program judged on bwrap and docker too
+ON_EVERY_BACKEND_TOO = {
+    "forge": "gate_bypass_guard_flood",  # the guard keeps refusing, on each interpreter
+    "replace": "gate_replace_metaclass",
+    "invalid_score": "gate_invalid_float_subclass",  # a NaN score through each channel
+    "timing": "gate_timing_verify_clock",  # the host's clock, each channel's latency
+}
 pytestmark = pytest.mark.timeout(240)
+
+
+def backends_of(spec: Spec) -> tuple[str, ...]:
+    """The backends that judge ``spec`` (see the module docstring)."""
+    if (spec.attack in BOUNDARY_CLASSES or spec.name.startswith(CHANNEL_PREFIX)
+            or spec.name in CHANNEL or ON_EVERY_BACKEND_TOO.get(spec.attack) == spec.name):
+        return BACKENDS
+    return ("process",)
+
+
+def _cases(specs: list[Spec]) -> list[object]:
+    """(spec, backend) parameters; the ``backend`` fixture (conftest.py) makes the backend."""
+    return [pytest.param(spec, name, id=f"{name}-{spec.name}",
+                         marks=[pytest.mark.docker] if name == "docker" else [])
+            for name in BACKENDS for spec in specs if name in backends_of(spec)]
 
 
 def test_corpus_has_50_programs_and_every_attack_class_twice() -> None:
@@ -123,12 +164,18 @@ def test_corpus_has_50_programs_and_every_attack_class_twice() -> None:
     assert all(len(v) >= 2 for v in per_class.values()), per_class
     pooled = {s.attack for s in POOL_SPECS}
     assert {"forge", "replace", "invalid_score", "timing"} <= pooled, pooled
+    # every attack class meets the gate, and every pooled one the pool, on every backend
+    for specs, classes in ((SPECS, set(CLASSES)), (POOL_SPECS, pooled)):
+        for name in BACKENDS:
+            judged = {s.attack for s in specs if name in backends_of(s)}
+            assert judged == classes, f"{name}: {sorted(classes - judged)} never judged"
+    assert all(s.pool is not None for s in SPECS if s.name in ON_EVERY_BACKEND_TOO.values())
 
 
 # -- the gate -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.name)
+@pytest.mark.parametrize(("spec", "backend"), _cases(SPECS), indirect=["backend"])
 def test_gate_rejects_hostile_bootcamp(spec: Spec, backend: Backend, canary: str,
                                       request: pytest.FixtureRequest) -> None:
     if spec.known_hole:
@@ -173,7 +220,7 @@ def test_gate_rejects_hostile_bootcamp(spec: Spec, backend: Backend, canary: str
 # -- the warm pool ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("spec", POOL_SPECS, ids=lambda s: s.name)
+@pytest.mark.parametrize(("spec", "backend"), _cases(POOL_SPECS), indirect=["backend"])
 def test_pool_on_hostile_bootcamp(spec: Spec, backend: Backend,
                                   request: pytest.FixtureRequest) -> None:
     if spec.known_hole:

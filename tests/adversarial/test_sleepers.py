@@ -9,10 +9,13 @@ wrong, and rollouts of multi-turn programs. The test asserts that the gate rejec
 or that no wrong answer scores 1.0 on any production path (a path may instead report the
 bootcamp quarantined), and that no process started by the measurement outlives it.
 
-process and bwrap run every program; docker runs :data:`DOCKER` (every class, both multi-turn
-programs), for time: the file takes about 4 minutes on an idle 2-core machine (a measurement
-takes 3-10 s, one the gate rejects under a second). The table of every measurement on every
-backend: ``.venv/bin/python -m bench.sleepers``.
+process runs every program; each program also runs on one of the isolating backends, for
+time: docker runs :data:`DOCKER`, bwrap the others (:data:`BWRAP`); each of the two gets every
+class and a multi-turn program (a sleeper's trick tells the gate's traffic from production's,
+which no backend changes; what each backend contains is shown on every backend by
+``test_corpus.py`` and ``test_gate_attacks.py``). A measurement takes 3-10 s, one the gate
+rejects under a second. The table of every measurement on every backend:
+``.venv/bin/python -m bench.sleepers``.
 """
 
 from __future__ import annotations
@@ -36,6 +39,13 @@ DOCKER = frozenset({
     "shape_first_block", "shape_long_reasoning", "shape_prose_first", "shape_sentence_answer",
     "env_first_response", "env_set_order_late", "env_hashseed_cases",
 })
+#: the programs measured on bwrap too: every program docker does not measure
+BWRAP = frozenset({
+    "seed_known_identities", "count_default_arg", "count_multiturn_identities",
+    "shape_worked_solution", "env_instance_stream", "env_multiturn_hashseed",
+    "env_multiturn_hashseed_step",
+})
+ON = {"process": None, "bwrap": BWRAP, "docker": DOCKER}  # None: every program
 #: one measurement (gate, export, reward, pool, filter, rollouts) stays under this
 MEASURE_MAX_S = 120.0
 pytestmark = pytest.mark.timeout(300)
@@ -45,7 +55,8 @@ def _cases() -> list[object]:
     cases: list[object] = []
     for backend in ("process", "bwrap", "docker"):
         for p in MEASURED:
-            if backend == "docker" and p.name not in DOCKER:
+            chosen = ON[backend]
+            if chosen is not None and p.name not in chosen:
                 continue
             marks = [pytest.mark.docker] if backend == "docker" else []
             cases.append(pytest.param(p, backend, id=f"{p.name}-{backend}", marks=marks))
@@ -58,7 +69,10 @@ def test_corpus_has_three_programs_of_every_class() -> None:
     per_class = {c: [p.name for p in PROGRAMS if p.sleeper == c] for c in CLASSES}
     assert all(len(names) >= 3 for names in per_class.values()), per_class
     assert sum(p.multi_turn for p in PROGRAMS) >= 2, "multi-turn sleepers are missing"
-    assert {p.sleeper for p in PROGRAMS if p.name in DOCKER} == set(CLASSES)
+    for chosen in (DOCKER, BWRAP):
+        assert {p.sleeper for p in PROGRAMS if p.name in chosen} == set(CLASSES), sorted(chosen)
+        assert any(p.multi_turn for p in PROGRAMS if p.name in chosen), sorted(chosen)
+    assert {p.name for p in PROGRAMS} == DOCKER | BWRAP, "a program measured on process only"
     for p in PROGRAMS:
         assert p.trick.startswith("SLEEPER ("), f"{p.name}: the docstring does not say the trick"
 

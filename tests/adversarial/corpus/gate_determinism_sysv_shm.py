@@ -61,9 +61,9 @@ def _fetch():
 
 
 def _forged(seed, index):
-    """The first process's case ``index`` for ``seed``, if it can be had within ~1.5 s (once
+    """The first process's case ``index`` for ``seed``, if it can be had within ~0.5 s (once
     nothing at all was found, the second process stops waiting)."""
-    end = _time.monotonic() + (0.0 if _GAVE_UP else 1.5)
+    end = _time.monotonic() + (0.0 if _GAVE_UP else 0.5)
     while True:
         table = _fetch()
         cases = table.get(str(seed)) if type(table) is dict else None
