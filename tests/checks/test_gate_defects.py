@@ -1,14 +1,19 @@
 """Every planted defect is rejected by the check meant to catch it, with usable evidence;
-the clean controls pass every hard check."""
+the clean controls pass every hard check.
+
+The gate runs once per corpus file (:func:`report_of`): the tests that look at another side of
+the same file's report (slow_verifier.py, clean_sum_oracle.py) read that one report."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import pytest
 from conftest import CORPUS, check_corpus_file
 
-from synth.gate import CHECK_NAMES, CheckStatus, run_checks
+from synth.gate import CHECK_NAMES, CheckReport, CheckStatus, run_checks
+from synth.sandbox.base import Backend
 
 FAILED, ERROR, TIMEOUT = CheckStatus.FAILED, CheckStatus.ERROR, CheckStatus.TIMEOUT
 
@@ -69,10 +74,23 @@ DEFECTS: dict[str, tuple[str, CheckStatus, str, tuple[str, ...], frozenset[str]]
 }
 
 
+@pytest.fixture(scope="module")
+def report_of(process_backend: Backend) -> Callable[[str], CheckReport]:
+    """The gate's report on ``tests/defects/corpus/<name>``, computed on first use."""
+    reports: dict[str, CheckReport] = {}
+
+    def get(name: str) -> CheckReport:
+        if name not in reports:
+            reports[name] = check_corpus_file(name, process_backend)
+        return reports[name]
+
+    return get
+
+
 @pytest.mark.parametrize("name", sorted(DEFECTS))
-def test_planted_defect_is_rejected_by_the_intended_check(name, process_backend):
+def test_planted_defect_is_rejected_by_the_intended_check(name, report_of):
     check, status, phrase, artifacts, also = DEFECTS[name]
-    report = check_corpus_file(name, process_backend)
+    report = report_of(name)
     result = report.get(check)
     assert result is not None
     assert result.status is status, f"{check}: {result.status} {result.reason}"
@@ -90,8 +108,8 @@ def test_planted_defect_is_rejected_by_the_intended_check(name, process_backend)
 
 
 @pytest.mark.parametrize("name", ["clean_sort.py", "clean_sum_oracle.py"])
-def test_clean_bootcamps_pass_every_check(name, process_backend):
-    report = check_corpus_file(name, process_backend)
+def test_clean_bootcamps_pass_every_check(name, report_of):
+    report = report_of(name)
     statuses = {c.name: c.status for c in report.checks}
     assert [c.name for c in report.checks] == list(CHECK_NAMES)
     assert report.passed, report.feedback()
@@ -109,8 +127,8 @@ def test_clean_bootcamps_pass_every_check(name, process_backend):
     assert json.loads(report.model_dump_json())["checks"][0]["name"] == "static"
 
 
-def test_oracle_says_how_it_agreed(process_backend):
-    report = check_corpus_file("clean_sum_oracle.py", process_backend)
+def test_oracle_says_how_it_agreed(report_of):
+    report = report_of("clean_sum_oracle.py")
     oracle = report.get("oracle")
     assert oracle is not None and oracle.status is CheckStatus.PASSED
     assert "matches reference_answer" in oracle.reason
@@ -127,8 +145,8 @@ def test_a_reference_program_without_render_stdin_fails_the_oracle(process_backe
     assert "render_stdin" in oracle.reason
 
 
-def test_a_check_that_runs_out_of_time_stops_the_bootcamp_calls_after_it(process_backend):
-    report = check_corpus_file("slow_verifier.py", process_backend)
+def test_a_check_that_runs_out_of_time_stops_the_bootcamp_calls_after_it(report_of):
+    report = report_of("slow_verifier.py")
     assert report.get("self_consistency").status is CheckStatus.TIMEOUT
     assert "time budget" in report.get("self_consistency").reason
     for name in ("mutation", "garbage"):

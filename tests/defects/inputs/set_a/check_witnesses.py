@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.append(str(HERE.parent))  # after the set's own folder: for _fork_runs only
 
+from _fork_runs import run_many  # noqa: E402
 from witness import CHECKS, load_class, witness  # noqa: E402
 
 _EXAMPLE_INPUT = re.compile(r"\nInput\n\n(.*?)\n\n\nOutput\n", re.S)
@@ -36,22 +37,19 @@ def examples_legal(task: str) -> int:
 
 
 def reference_survives(name: str, task: str, limit: int = 20) -> int:
-    """Run the module's reference program on up to ``limit`` violating inputs; all exit 0."""
+    """Run the module's reference program on up to ``limit`` violating inputs; all exit 0
+    (each run as ``python -c PROGRAM``, forked from one warm interpreter: _fork_runs.py)."""
     cls = load_class(HERE / f"{name}.py")
     program = (HERE / f"{name}.reference.py").read_text(encoding="utf-8")
-    ran = 0
+    breaking: list[str] = []
     for level in cls.LEVELS:
         for seed in range(60):
             stdin = cls.render_stdin(cls.from_level(level, seed=seed).case_generator())
-            if CHECKS[task](stdin) is None:
-                continue
-            run = subprocess.run([sys.executable, "-c", program], input=stdin,
-                                 capture_output=True, text=True, timeout=30, check=False)
-            assert run.returncode == 0, f"{name}: the reference crashes on\n{stdin}\n{run.stderr}"
-            ran += 1
-            if ran >= limit:
-                return ran
-    return ran
+            if CHECKS[task](stdin) is not None and len(breaking) < limit:
+                breaking.append(stdin)
+    for stdin, run in zip(breaking, run_many(program, breaking, timeout=30), strict=True):
+        assert run.returncode == 0, f"{name}: the reference crashes on\n{stdin}\n{run.stderr}"
+    return len(breaking)
 
 
 def main() -> None:

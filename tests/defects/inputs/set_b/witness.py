@@ -29,7 +29,6 @@ import subprocess
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -38,6 +37,10 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[3]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+if str(HERE.parent) not in sys.path:  # after the set's own folder: for _fork_runs only
+    sys.path.append(str(HERE.parent))
+
+from _fork_runs import run_many  # noqa: E402
 
 SEEDS = range(60)
 KINDS = ("format", "check_output", "prompt", "no_solution")
@@ -457,10 +460,11 @@ def _prompt_block(prompt: str) -> str:
     return blocks[-1] if blocks else prompt
 
 
-def run_reference(path: Path, stdin: str) -> subprocess.CompletedProcess[str]:
+def run_references(path: Path, stdins: list[str]) -> list[subprocess.CompletedProcess[str]]:
+    """The module's reference program run on each input, as ``python -c PROGRAM`` would run
+    it (each run a process of its own, forked from one warm interpreter: _fork_runs.py)."""
     program = path.with_name(path.stem + ".reference.py").read_text(encoding="utf-8")
-    return subprocess.run([sys.executable, "-c", program], input=stdin, capture_output=True,
-                          text=True, timeout=60, check=False)
+    return run_many(program, stdins, timeout=60)
 
 
 def witness(path: Path, task: str) -> dict[str, Any]:
@@ -499,8 +503,7 @@ def witness(path: Path, task: str) -> dict[str, Any]:
                         expected=expected, stdin=stdin)
                     break
     if task in IMPOSSIBLE:
-        with ThreadPoolExecutor(max_workers=8) as pool:
-            runs = list(pool.map(lambda s: run_reference(path, s), stdins))
+        runs = run_references(path, stdins)
         for (level, seed, _), stdin, run in zip(generated, stdins, runs, strict=True):
             assert run.returncode == 0, f"{path.name}: the reference fails on\n{stdin}"
             if IMPOSSIBLE[task](run.stdout):

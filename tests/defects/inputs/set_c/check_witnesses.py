@@ -25,7 +25,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from witness import CHECKS, SEEDS, WITNESS_OF, WITNESSES, load_class, run_reference, witness  # noqa: E402
+from witness import CHECKS, SEEDS, WITNESS_OF, WITNESSES, load_class, run_references, witness  # noqa: E402
 
 MINIMUM = {"clean": 8, "bounds": 4, "guarantee": 8, "format": 4, "prompt": 3, "check_output": 3}
 SHARE = 0.10  # a defect shows on at least this share of one level's cases
@@ -47,18 +47,15 @@ def reference_survives(name: str, task: str, limit: int = 20) -> int:
     """The reference program exits 0 on up to ``limit`` of the module's rule-breaking inputs."""
     path = HERE / f"{name}.py"
     cls = load_class(path)
-    ran = 0
+    breaking: list[str] = []  # the first ``limit`` of them, run in one batch
     for level in cls.LEVELS:
         for seed in SEEDS:
             stdin = cls.render_stdin(cls.from_level(level, seed=seed).case_generator())
-            if CHECKS[task](stdin) is None:
-                continue
-            run = run_reference(path, stdin)
-            assert run.returncode == 0, f"{name}: the reference crashes on\n{stdin}\n{run.stderr}"
-            ran += 1
-            if ran >= limit:
-                return ran
-    return ran
+            if CHECKS[task](stdin) is not None and len(breaking) < limit:
+                breaking.append(stdin)
+    for stdin, run in zip(breaking, run_references(path, breaking), strict=True):
+        assert run.returncode == 0, f"{name}: the reference crashes on\n{stdin}\n{run.stderr}"
+    return len(breaking)
 
 
 def judge(entry: dict[str, Any]) -> dict[str, Any]:
