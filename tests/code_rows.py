@@ -254,10 +254,14 @@ def reference_passes(backend: Any, oracle: Any, suite: dict[str, Any], program: 
     tests = [t for t in suite["tests"]  # an example cannot be judged by check_output: not run
              if suite["judge"] != "check_output" or t["identity"] is not None]
     if suite["kind"] == "stdin":
+        # the whole job gets the wall time of one test (+1 s to start): a job that needs more
+        # has a run that timed out, and every such run is decided by a job of its own below
+        # anyway (a flood or a daemon would otherwise hold a second round of forks as long)
         runs = run_program(backend, program, [t["stdin"] for t in tests],
                            timeout_s=_wall_s(suite), memory_mb=suite["memory_mb"],
-                           role="agreement").outputs
-        if runs is None:  # the job as a whole died (a memory hog fills its cgroup): one job a test
+                           role="agreement", wall_s=_wall_s(suite) + 1).outputs
+        if runs is None:  # the job as a whole died (a memory hog fills its cgroup, or it ran
+            # out of its wall time): one job a test
             runs = [_alone(backend, suite, program, t["stdin"]) for t in tests]
         # run-many waits for the pipes a leftover process holds (a daemon): such a run, and any
         # other that timed out, is decided by a job of its own, which kills what the program

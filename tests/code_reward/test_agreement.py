@@ -11,9 +11,10 @@ for the slow hostile programs.
 The direct run is this file's own loop, written without the reward's code: the program is
 found by a regular expression; a stdin program runs on the suite's inputs the way the gate runs
 a reference program (``synth.gate.programs.run_program``: a sandbox job per program, each input
-a fresh fork of a warm interpreter, killed at 3 x the time limit + 2 s of wall time; a run that
-timed out there is run again as a job of its own, which kills what the program left behind when
-it exits, as the reward does, under RLIMIT_CPU of the time limit), a function program in a
+a fresh fork of a warm interpreter, killed at 3 x the time limit + 2 s of wall time, the job
+itself 1 s later; a run that timed out there, or every run of a job killed so, is run again as
+a job of its own, which kills what the program left behind when it exits, as the reward does,
+under RLIMIT_CPU of the time limit), a function program in a
 sandbox job of its own per test (a caller script imports it and calls the entry point); a test
 passes when its run exited 0, its output is within the cap and the judge accepts it (same
 tokens; the bootcamp's own verify_score, loaded in this process, on the tests that have an
@@ -138,7 +139,12 @@ ATTACKS = {
 #: programs that fail every test in both runs, quickly
 FAILING = {
     "memory_hog": "hoard = []\nwhile True:\n    hoard.append(bytearray(10_000_000))\n",
-    "stdout_flood": "import sys\nwhile True:\n    sys.stdout.write('9' * 65536)\n",
+    # 64 MB/s, without end: past every cap in a tenth of a second (the reward kills it there),
+    # while the direct loop's first job lets it run to the wall limit, where a full-speed
+    # flood burnt seconds of CPU per suite; the full-speed flood is test_containment's
+    # big_stdout, on every backend
+    "stdout_flood": "import sys, time\nwhile True:\n    sys.stdout.write('9' * 65536)\n"
+                    "    sys.stdout.flush()\n    time.sleep(0.001)\n",
     "syntax_error": "def main(:\n    pass\n",
     "exits_early": "raise SystemExit(0)\n",
 }

@@ -185,8 +185,9 @@ print(found.decode(errors="replace"))
 """
 
 
-def _hand_suite(library: Library, tests: list[tuple[str, str]]) -> dict[str, Any]:
-    suite = build_suite(library, LOYAL, {})
+def _hand_suite(library: Library, tests: list[tuple[str, str]],
+                time_limit_s: float = 1.0) -> dict[str, Any]:
+    suite = build_suite(library, LOYAL, {}, time_limit_s=time_limit_s)
     suite["tests"] = [{"level": "easy", "stdin": s, "expected": e, "identity": {"n": 1}}
                       for s, e in tests]
     return suite
@@ -215,7 +216,9 @@ def test_program_attacks_on_the_runner_fail_and_are_contained(code_library: Libr
         # a runner stopped by its program: the host's deadline ends the test, the next test
         # runs in a fresh runner (which the program stops again)
         t0 = time.monotonic()
-        result = evaluate(_hand_suite(code_library, [("1\n", "1"), ("2\n", "2")]), STOP_RUNNER)
+        # (at the corpus tests' short limit: each stopped test costs its wall limit + grace)
+        result = evaluate(_hand_suite(code_library, [("1\n", "1"), ("2\n", "2")], TIME_LIMIT_S),
+                          STOP_RUNNER)
         elapsed = time.monotonic() - t0
         assert result.score == 0.0 and [o.status for o in result.outcomes] == ["lost"] * 2
         assert elapsed < 2 * (WALL_S + GRACE_S) + SLACK_S, elapsed

@@ -4,8 +4,11 @@ local executor; a worker node killed mid-run costs nothing but time; a driver ki
 resumed with `--resume RUN_ID --executor ray`; `--llm-concurrency` holds across the cluster.
 
 Each run is the real CLI in a subprocess (its own Ray driver, joining the cluster's address),
-with one draft per round (``candidates=1``): what these tests check is where and how the task
-graphs run, not the choice between drafts (tests/workflow covers that)."""
+with one draft per round (``candidates=1``), one revision round and no steering round
+(:func:`lean_args`): what these tests check is where and how the task graphs run, not the
+choice between drafts, revision or steering (tests/workflow covers those). Every scripted kind
+of task still ends as scripted: a draft that passes, one that passes after its revision, one
+that never passes the gate, one too easy, one too hard."""
 
 from __future__ import annotations
 
@@ -49,8 +52,9 @@ SCRIPTED = {
     "accept-f": ("accepted", "accepted"),
     "accept-g": ("accepted", "accepted"),
 }
-EXPECTED = {f"local/{name}": result for name, result in SCRIPTED.items()}
-ACCEPTED = sorted(f"local_{n.replace('-', '_')}" for n, (s, _) in SCRIPTED.items() if s == "accepted")
+#: one task of each scripted kind (accepted at once, after a revision, gate failed, too easy,
+#: too hard): where the claim is the local run's outcomes, a second task of a kind adds nothing
+KINDS = ["accept-a", "revise-b", "broken-c", "easy-d", "hard-e"]
 KIT = "_synth_kit.py"  # on the command line of every sandbox job
 
 #: the toy scenario with every answer held back ``delay`` seconds, counting the requests in
@@ -113,6 +117,24 @@ class CountingEndpoint:
         self.proc.wait(10)
 
 
+def lean_args(tasks: Path, library: Path, runs: Path, *extra: str) -> list[str]:
+    """``run_args`` with one draft per round, one revision round (``revise-*`` needs it) and no
+    steering round (``easy-*`` and ``hard-*`` are rejected at their first filter verdict, as
+    scripted): each gate run or steering round left out is a toy task's CPU time, and none of
+    them is what a Ray test is about."""
+    args = run_args(tasks, library, runs, "--steer-rounds", "0", *extra, candidates=1)
+    args[args.index("--rounds") + 1] = "1"
+    return args
+
+
+def expected(names: list[str]) -> dict[str, tuple[str, str]]:
+    return {f"local/{name}": SCRIPTED[name] for name in names}
+
+
+def accepted(names: list[str]) -> list[str]:
+    return sorted(f"local_{n.replace('-', '_')}" for n in names if SCRIPTED[n][0] == "accepted")
+
+
 def ray_env(base_url: str) -> dict[str, str]:
     return synth_env(base_url) | RAY_ENV
 
@@ -145,14 +167,15 @@ def pids() -> set[int]:
     return {p.pid for p in all_processes()}
 
 
-def assert_library_complete(lib: Path) -> None:
-    """Every expected bootcamp once (record and module), nothing partial, hashes right."""
+def assert_library_complete(lib: Path, tasks: list[str]) -> None:
+    """Every bootcamp ``tasks`` should give once (record and module), nothing partial, hashes
+    right."""
     manifest = json.loads((lib / "manifest.json").read_text())
     names = [r["name"] for r in manifest["bootcamps"]]
-    assert sorted(names) == ACCEPTED, names
+    assert sorted(names) == accepted(tasks), names
     assert len({r["task_id"] for r in manifest["bootcamps"]}) == len(names)
     modules = sorted(p.stem for p in (lib / "local").glob("*.py"))
-    assert modules == ACCEPTED, modules
+    assert modules == accepted(tasks), modules
     assert not [p for p in lib.rglob("*") if p.name.endswith(".tmp")]  # no partial write
     library = Library(lib)
     library.read_manifest()  # validates
@@ -193,35 +216,36 @@ def _timed(args: list[str], env: dict[str, str]) -> tuple[subprocess.CompletedPr
 
 def test_ray_run_equals_the_local_run(ray_cluster: LocalRayCluster, tmp_path: Path):
     before = pids()
-    tasks = write_tasks(tmp_path / "tasks", list(SCRIPTED))
+    want = expected(KINDS)
+    tasks = write_tasks(tmp_path / "tasks", KINDS)
     fake = FakeEndpoint(tmp_path, "toy")
     try:
         env = ray_env(fake.base_url)
         # the two runs side by side (their own library and runs folder each): the local run
         # fills the time the Ray run's workers spend starting and waiting
         with ThreadPoolExecutor(2) as pool:
-            local_run = pool.submit(_timed, run_args(tasks, tmp_path / "lib-local",
-                                                     tmp_path / "runs-local", candidates=1), env)
-            ray_run = pool.submit(_timed, run_args(tasks, tmp_path / "lib", tmp_path / "runs",
-                                                   *on_ray(ray_cluster), candidates=1), env)
+            local_run = pool.submit(_timed, lean_args(tasks, tmp_path / "lib-local",
+                                                      tmp_path / "runs-local"), env)
+            ray_run = pool.submit(_timed, lean_args(tasks, tmp_path / "lib", tmp_path / "runs",
+                                                    *on_ray(ray_cluster)), env)
             local, local_s = local_run.result()
             res, ray_s = ray_run.result()
         assert local.returncode == 0, local.stderr[-3000:]
         assert res.returncode == 0, res.stderr[-3000:]
     finally:
         fake.close()
-    print(f"\n{len(SCRIPTED)} tasks, side by side: local executor {local_s:.1f}s, "
+    print(f"\n{len(KINDS)} tasks, side by side: local executor {local_s:.1f}s, "
           f"ray executor {ray_s:.1f}s")
     assert ray_s < 240
     run_dir = only_run(tmp_path / "runs")
-    assert outcomes(run_dir) == EXPECTED == outcomes(only_run(tmp_path / "runs-local"))
+    assert outcomes(run_dir) == want == outcomes(only_run(tmp_path / "runs-local"))
     assert library_state(tmp_path / "lib") == library_state(tmp_path / "lib-local")
-    assert_library_complete(tmp_path / "lib")
+    assert_library_complete(tmp_path / "lib", KINDS)
     # the task graphs ran on both nodes, one Ray task each, checkpointed one file per task
     placed = ray_tasks(run_dir)
-    assert Counter(e["task"] for e in placed) == Counter(list(EXPECTED))
+    assert Counter(e["task"] for e in placed) == Counter(list(want))
     assert {e["node"] for e in placed} == {ray_cluster.head.node_id, ray_cluster.worker.node_id}
-    assert len(list((run_dir / "checkpoints").glob("*.sqlite"))) == len(EXPECTED)
+    assert len(list((run_dir / "checkpoints").glob("*.sqlite"))) == len(want)
     assert not (run_dir / "checkpoints.sqlite").exists()
     # the event log and the summary have the local run's shape: `synth report` reads both
     events = read_events(run_dir / "events.jsonl")
@@ -246,8 +270,8 @@ def test_ray_run_equals_the_local_run(ray_cluster: LocalRayCluster, tmp_path: Pa
     local_id = only_run(tmp_path / "runs-local").name
     report, to_local, to_ray = synth_many([
         [sys.executable, "-m", "synth.cli", "report", run_dir.name, "--runs-dir", str(tmp_path / "runs")],
-        [*run_args(tasks, tmp_path / "lib", tmp_path / "runs", candidates=1), "--resume", run_dir.name],
-        [*run_args(tasks, tmp_path / "lib-local", tmp_path / "runs-local", candidates=1),
+        [*lean_args(tasks, tmp_path / "lib", tmp_path / "runs"), "--resume", run_dir.name],
+        [*lean_args(tasks, tmp_path / "lib-local", tmp_path / "runs-local"),
          "--resume", local_id, *on_ray(ray_cluster)],
     ], env)
     assert report.returncode == 0, report.stderr[-2000:]
@@ -294,12 +318,12 @@ def _in_flight_on(node: str, events: list[dict[str, Any]]) -> set[str]:
 
 def test_killing_the_worker_node_mid_run_loses_nothing(ray_cluster: LocalRayCluster, tmp_path: Path):
     before = pids()
-    tasks = write_tasks(tmp_path / "tasks", list(SCRIPTED))
+    want = expected(KINDS)
+    tasks = write_tasks(tmp_path / "tasks", KINDS)
     fake = FakeEndpoint(tmp_path, "toy", "--delay", "0.15")
     worker = ray_cluster.worker.node_id
     try:
-        args = run_args(tasks, tmp_path / "lib", tmp_path / "runs", *on_ray(ray_cluster),
-                        candidates=1)
+        args = lean_args(tasks, tmp_path / "lib", tmp_path / "runs", *on_ray(ray_cluster))
         t0 = time.monotonic()
         proc = subprocess.Popen(args, env=ray_env(fake.base_url), stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE, text=True, start_new_session=True, cwd=REPO)
@@ -323,28 +347,29 @@ def test_killing_the_worker_node_mid_run_loses_nothing(ray_cluster: LocalRayClus
     print(f"\nworker node killed {killed_s:.1f}s into the run with {sorted(lost)} in flight there; "
           f"run done after {elapsed:.1f}s")
     assert elapsed < 300
-    assert outcomes(run_dir) == EXPECTED
-    assert_library_complete(tmp_path / "lib")
+    assert outcomes(run_dir) == want
+    assert_library_complete(tmp_path / "lib", KINDS)
     # the lost tasks ran again elsewhere (a later attempt on another node), once to their end
     placed = ray_tasks(run_dir)
     for task in lost:
         nodes = [e["node"] for e in placed if e["task"] == task]
         assert len(nodes) >= 2 and nodes[0] == worker and nodes[-1] != worker, (task, nodes)
     events = read_events(run_dir / "events.jsonl")
-    assert Counter(e["task"] for e in events if e["kind"] == "task_end") == Counter(list(EXPECTED))
+    assert Counter(e["task"] for e in events if e["kind"] == "task_end") == Counter(list(want))
     commits = Counter(e["name"] for e in events if e["kind"] == "commit")
-    assert set(commits) == set(ACCEPTED)
+    assert set(commits) == set(accepted(KINDS))
     assert_no_run_processes(tmp_path, before, ray_cluster)
 
 
 def test_a_killed_driver_is_resumed(ray_cluster: LocalRayCluster, tmp_path: Path):
     before = pids()
-    tasks = write_tasks(tmp_path / "tasks", list(SCRIPTED))
+    names = list(SCRIPTED)  # all seven: the kill finds tasks ended, in flight and not started
+    want = expected(names)
+    tasks = write_tasks(tmp_path / "tasks", names)
     fake = FakeEndpoint(tmp_path, "toy", "--delay", "0.1")
     try:
         env = ray_env(fake.base_url)
-        args = run_args(tasks, tmp_path / "lib", tmp_path / "runs", *on_ray(ray_cluster),
-                        candidates=1)
+        args = lean_args(tasks, tmp_path / "lib", tmp_path / "runs", *on_ray(ray_cluster))
         # two task graphs at once, so that the kill finds tasks ended, in flight and not started
         first_session = [*args, "--concurrency", "2"]
         proc = subprocess.Popen(first_session, env=env, stdout=subprocess.DEVNULL,
@@ -358,14 +383,14 @@ def test_a_killed_driver_is_resumed(ray_cluster: LocalRayCluster, tmp_path: Path
             proc.wait(10)
         first = read_events(run_dir / "events.jsonl")
         ended_first = {e["task"] for e in first if e["kind"] == "task_end"}
-        assert len(ended_first) < len(EXPECTED)
+        assert len(ended_first) < len(want)
         # what the checkpoint files hold once the job's workers are gone (Ray ends them when
         # its driver dies): threads cut off mid-graph must continue (resumed); threads whose
         # graph had ended, and the ones that never checkpointed, must not be resumed. The
         # snapshot waits until no task graph runs on the cluster any more: a worker Ray has not
         # yet ended could still write a checkpoint after a fixed pause (CI saw one under load)
         _wait_until_no_task_runs(ray_cluster, {e["pid"] for e in first if e["kind"] == "ray_task"})
-        snaps = {t: asyncio.run(_snapshot(checkpoint_file(run_dir, t), t)) for t in EXPECTED}
+        snaps = {t: asyncio.run(_snapshot(checkpoint_file(run_dir, t), t)) for t in want}
         # a thread is finished when no step is left *and* no task is pending: a kill after a
         # node's writes were saved, before the checkpoint that applies them, leaves ``next``
         # empty with the node in ``tasks`` (orchestrator.settled); such a thread continues
@@ -382,8 +407,8 @@ def test_a_killed_driver_is_resumed(ray_cluster: LocalRayCluster, tmp_path: Path
         fake.close()
     print(f"\ndriver killed after {len(ended_first)} task(s) ended; the resumed run took {elapsed:.1f}s")
     assert elapsed < 240
-    assert outcomes(run_dir) == EXPECTED
-    assert_library_complete(tmp_path / "lib")
+    assert outcomes(run_dir) == want
+    assert_library_complete(tmp_path / "lib", names)
     events = read_events(run_dir / "events.jsonl")
     second = events[len(first):]
     # the resumed session: interrupted threads continued, finished ones were not run again
@@ -393,7 +418,7 @@ def test_a_killed_driver_is_resumed(ray_cluster: LocalRayCluster, tmp_path: Path
     assert not {e["task"] for e in starts} & (ended_first | done_graph)
     assert not {e["task"] for e in second if e["kind"] == "ray_task"} & ended_first  # no Ray task
     commits = Counter(e["name"] for e in events if e["kind"] == "commit")
-    assert set(commits) == set(ACCEPTED)
+    assert set(commits) == set(accepted(names))
     assert_no_run_processes(tmp_path, before, ray_cluster)
 
 
@@ -404,9 +429,9 @@ def test_the_endpoint_limit_holds_across_the_cluster(ray_cluster: LocalRayCluste
     endpoint = CountingEndpoint(tmp_path, delay_s=0.2)
     limit = 3
     try:
-        args = run_args(tasks, tmp_path / "lib", tmp_path / "runs", "--concurrency", "6",
-                        "--llm-concurrency", str(limit), "--request-timeout", "30",
-                        *on_ray(ray_cluster), candidates=1)
+        args = lean_args(tasks, tmp_path / "lib", tmp_path / "runs", "--concurrency", "6",
+                         "--llm-concurrency", str(limit), "--request-timeout", "30",
+                         *on_ray(ray_cluster))
         t0 = time.monotonic()
         res = synth(args, ray_env(endpoint.base_url), timeout=300)
         elapsed = time.monotonic() - t0
