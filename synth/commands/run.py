@@ -191,7 +191,7 @@ def run_command(
     candidates: Annotated[int | None, typer.Option(help="Drafts per task, in parallel (default 2).")] = None,
     rounds: Annotated[int | None, typer.Option(help="Revision rounds after the draft (default 3; 1 for the embedded model).")] = None,
     samples: Annotated[int | None, typer.Option(help="K: solver attempts in the filter (default 64; 12 for the embedded model).")] = None,
-    concurrency: Annotated[int, typer.Option(help="Tasks in flight at once.")] = 4,
+    concurrency: Annotated[int | None, typer.Option(help="Tasks in flight at once (default 4; 2 for the embedded model, whose one server slot answers one call at a time).")] = None,
     llm_concurrency: Annotated[int, typer.Option(help="Model calls in flight per endpoint.")] = 16,
     sandbox: Annotated[str, typer.Option(help="auto | process | bwrap | docker")] = "auto",
     library: Annotated[Path, typer.Option(help="Library to commit into.")] = DEFAULT_LIBRARY,
@@ -251,10 +251,14 @@ def run_command(
         rounds = rounds if rounds is not None else 1
         samples = samples if samples is not None else 12
         order = order or "simplest"
+        # one llama-server slot: more tasks in flight only queue their drafts past the timeout
+        # (4 tasks x 2 drafts left 2 of 4 HumanEval tasks as llm_failure at 1,200 s)
+        concurrency = concurrency if concurrency is not None else 2
         err.print(f"embedded model: {limit} task(s) ({'the shortest example inputs first' if order == 'simplest' else 'in source order'}), "
                   f"{candidates} draft(s), {rounds} revision round(s), {samples} solver samples "
                   "(--limit/--order/--candidates/--rounds/--samples change this)")
     order = order or "source"
+    concurrency = concurrency if concurrency is not None else 4
     candidates = candidates if candidates is not None else 2
     rounds = rounds if rounds is not None else 3
     samples = samples if samples is not None else 64

@@ -52,6 +52,8 @@ def test_local_model_smoke_run(tmp_path: Path):
     assert "smoke-test model" in res.stderr and "far too weak" in res.stderr
     run_dir = next((tmp_path / "runs").iterdir())
     summary = json.loads((run_dir / "summary.json").read_text())
+    # the embedded model's defaults: two tasks in flight on its one server slot
+    assert json.loads((run_dir / "config.json").read_text())["config"]["concurrency"] == 2
     (outcome,) = summary["outcomes"]
     assert outcome["status"] in ("accepted", "rejected") and outcome["reason_code"]
     calls = [e for e in read_events(run_dir / "events.jsonl") if e["kind"] == "llm_call"]
