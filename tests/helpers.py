@@ -187,6 +187,14 @@ def _container_owner(pid: int) -> int | None:
         return None
 
 
+def _is_pytest(cmdline: bytes) -> bool:
+    """A pytest runner's command line (``pytest ...``, ``python -m pytest ...``), not any
+    command that merely names a path under pytest's temporary folders."""
+    args = cmdline.split(b"\0")[:3]
+    return any(os.path.basename(a) in (b"pytest", b"py.test") for a in args[:2]) or (
+        len(args) >= 3 and args[1] == b"-m" and args[2] == b"pytest")
+
+
 def started_elsewhere(pid: int) -> bool:
     """Did another test process start ``pid``: another pytest-xdist worker of this run, or
     another pytest run on this machine? Walking up from ``pid``: this process means no; the
@@ -204,7 +212,7 @@ def started_elsewhere(pid: int) -> bool:
         worker = _environ_worker(pid)
         if worker is not None:
             return worker != mine
-        if not first and b"pytest" in _read(pid, "cmdline"):
+        if not first and _is_pytest(_read(pid, "cmdline")):
             return True
         owner = _container_owner(pid) if first else None
         pid = owner if owner is not None else _parent(pid)

@@ -61,3 +61,24 @@ def test_an_orphan_nobody_places_is_counted() -> None:
     finally:
         for pid in found:
             os.kill(pid, 9)
+
+
+def test_a_parent_naming_a_pytest_folder_does_not_hide_its_children(tmp_path) -> None:
+    """Only a pytest runner's command line marks another test run: a sandbox parent (bwrap,
+    a runner script) whose arguments name pytest's temporary folders does not."""
+    token = secrets.token_hex(4)
+    marker = f"pytest-path-{token}"  # in the child's command line only: the parent gets it in two
+    clean = {"PATH": os.environ.get("PATH", "")}
+    code = ("import subprocess, sys\n"
+            "marker = 'pytest-path-' + sys.argv[2]\n"
+            f"subprocess.Popen([sys.executable, '-c', {SLEEP!r}.format(marker=marker)]).wait()\n")
+    parent = subprocess.Popen([sys.executable, "-c", code, str(tmp_path / "pytest-of-root"), token],
+                              env=clean)
+    try:
+        found = _wait_for(marker, 1)
+        assert len(found) == 1, found
+    finally:
+        for pid in [pid for pid, _ in processes_with(marker)]:
+            os.kill(pid, 9)
+        parent.kill()
+        parent.wait()
