@@ -26,8 +26,10 @@ def pytest_configure(config: pytest.Config) -> None:
     """Name this test process (a pytest-xdist worker by its id) in the environment that every
     process it starts inherits: the leftover-process checks (tests/helpers.py) then leave
     other workers' and other test runs' processes alone."""
+    from helpers import WORKER_VARIABLE
+
     worker = getattr(config, "workerinput", {}).get("workerid")
-    os.environ["SYNTH_TEST_WORKER"] = f"{worker or 'main'}-{os.getpid()}"
+    os.environ[WORKER_VARIABLE] = f"{worker or 'main'}-{os.getpid()}"
 
 
 @pytest.fixture
@@ -46,16 +48,17 @@ def listener() -> Iterator[Any]:
     lst.close()
 
 
-# pytest-xdist (scripts/test.sh runs `-n 2 --dist loadgroup --no-loadscope-reorder`): each test
-# file is one group, so a module's shared fixtures are built once, on one worker; these folders
-# are one group each (one Ray cluster, one local model server at a time). Groups are handed out
-# heaviest first, by the seconds in tests/weights.json (per group, from a serial run's
-# durations; a group not in it comes last), so that no long group starts at the end.
+# pytest-xdist (`SYNTH_TEST_WORKERS=2 bash scripts/test.sh` runs `-n 2 --dist loadgroup
+# --no-loadscope-reorder`): each test file is one group, so a module's shared fixtures are built
+# once, on one worker; these folders are one group each (one Ray cluster, one local model server
+# at a time). Groups are handed out heaviest first, by the seconds in tests/weights.json (per
+# group, from a run's --junitxml; a group not in it comes last), so that no long group starts
+# at the end.
 ONE_GROUP_FOLDERS = ("ray", "smoke")
 WEIGHTS = REPO / "tests" / "weights.json"
 
 
-def test_group(item: pytest.Item) -> str:
+def _group_of(item: pytest.Item) -> str:
     rel = Path(str(item.path)).resolve().relative_to(REPO / "tests")
     if rel.parts[0] in ONE_GROUP_FOLDERS:
         return rel.parts[0]
@@ -68,8 +71,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     import json
 
     weights: dict[str, float] = json.loads(WEIGHTS.read_text()) if WEIGHTS.exists() else {}
-    groups = {id(item): test_group(item) for item in items}
+    groups = {id(item): _group_of(item) for item in items}
     for item in items:
         item.add_marker(pytest.mark.xdist_group(groups[id(item)]))
-    first_seen = {g: k for k, g in reversed(list(enumerate(groups[id(i)] for i in items)))}
-    items.sort(key=lambda i: (-weights.get(groups[id(i)], 0.0), first_seen[groups[id(i)]]))
+    # a group's tests are next to each other in collection order, and the sort is stable
+    items.sort(key=lambda item: -weights.get(groups[id(item)], 0.0))

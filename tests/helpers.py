@@ -162,12 +162,19 @@ def _environ_worker(pid: int) -> str | None:
     return None
 
 
-def _parent(pid: int) -> int:
+def _stat(pid: int) -> tuple[str, int] | None:
+    """``pid``'s state letter and parent pid (from /proc/PID/stat), or None when it is gone."""
     stat = _read(pid, "stat")
     try:
-        return int(stat[stat.rindex(b")") + 2:].split()[1])
+        fields = stat[stat.rindex(b")") + 2:].split()
+        return fields[0].decode(), int(fields[1])
     except (ValueError, IndexError):
-        return 0
+        return None
+
+
+def _parent(pid: int) -> int:
+    found = _stat(pid)
+    return found[1] if found else 0
 
 
 def _container_owner(pid: int) -> int | None:
@@ -421,15 +428,9 @@ def descendants() -> set[int]:
     """Live processes below this test process (zombies excluded)."""
     parents: dict[int, int] = {}
     for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", encoding="utf-8") as fh:
-                fields = fh.read().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if fields[0] != "Z":
-            parents[int(name)] = int(fields[1])
+        found = _stat(int(name)) if name.isdigit() else None
+        if found is not None and found[0] != "Z":
+            parents[int(name)] = found[1]
     mine, grown = {os.getpid()}, True
     while grown:
         grown = False

@@ -122,9 +122,7 @@ def lean_args(tasks: Path, library: Path, runs: Path, *extra: str) -> list[str]:
     steering round (``easy-*`` and ``hard-*`` are rejected at their first filter verdict, as
     scripted): each gate run or steering round left out is a toy task's CPU time, and none of
     them is what a Ray test is about."""
-    args = run_args(tasks, library, runs, "--steer-rounds", "0", *extra, candidates=1)
-    args[args.index("--rounds") + 1] = "1"
-    return args
+    return run_args(tasks, library, runs, "--steer-rounds", "0", *extra, candidates=1, rounds=1)
 
 
 def expected(names: list[str]) -> dict[str, tuple[str, str]]:

@@ -51,7 +51,7 @@ def synth_env(base_url: str) -> dict[str, str]:
 
 
 def run_args(tasks: Path, library: Path, runs: Path, *extra: str, dedup: bool = False,
-             candidates: int = 2) -> list[str]:
+             candidates: int = 2, rounds: int = 2) -> list[str]:
     """`synth run` over ``tasks`` with the fake endpoint's models. Without ``dedup`` the run does
     not compare bootcamps with the library: the fake code model writes one toy bootcamp for
     every ``accept-*`` task, which deduplication (tests/workflow/test_dedup.py) would reject.
@@ -60,7 +60,7 @@ def run_args(tasks: Path, library: Path, runs: Path, *extra: str, dedup: bool = 
     return [
         sys.executable, "-m", "synth.cli", "run", "--source", "local", "--path", str(tasks),
         "--coder-model", "fake-coder", "--solver-model", "fake-solver", "--library", str(library),
-        "--runs-dir", str(runs), "--sandbox", "process", "--samples", "24", "--rounds", "2",
+        "--runs-dir", str(runs), "--sandbox", "process", "--samples", "24", "--rounds", str(rounds),
         "--candidates", str(candidates), "--request-timeout", "1.5",
         *(() if dedup else ("--no-dedup",)), *extra,
     ]
