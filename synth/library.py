@@ -34,6 +34,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from types import ModuleType
 from typing import Literal
+from urllib.parse import urlsplit
 
 from filelock import FileLock
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, field_validator
@@ -62,6 +63,23 @@ class LibraryError(Exception):
 
 
 ENDPOINT_RE = re.compile(r"^[A-Za-z0-9._:\[\]-]{1,255}$")
+
+
+def endpoint_name(base_url: str | None) -> str:
+    """What a record may say about an endpoint: the host[:port] of its base URL (no scheme,
+    user, password, path or query, which may carry a key); ``api.openai.com`` for the openai
+    client's default."""
+    if not base_url:
+        return "api.openai.com"
+    parts = urlsplit(base_url if "//" in base_url else f"//{base_url}")
+    host = parts.hostname or "unknown"
+    if ":" in host:  # IPv6
+        host = f"[{host}]"
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return f"{host}:{port}" if port else host
 
 
 class Calibration(BaseModel):

@@ -86,7 +86,8 @@ OPERATIONAL_KEYS = frozenset({"concurrency", "llm_concurrency", "sandbox_slots",
 #: keys added after runs existed, left out of the hash at their defaults so that older runs resume
 LATER_DEFAULTS: dict[str, Any] = {"judge": None, "mode": "auto", "compact_exemplars": False,
                                   "steer_rounds": 1, "allow_unverified_key": False,
-                                  "key_solver": "auto", "dedup": True}
+                                  "key_solver": "auto", "dedup": True, "calibrate": 0,
+                                  "validator": "always"}
 
 
 class RunConfig(BaseModel):
@@ -129,6 +130,16 @@ class RunConfig(BaseModel):
     #: when the task has no other independent solution; always, also when it has (several
     #: solutions from one file can be written to agree; the judge's cannot)
     key_solver: Literal["auto", "always"] = "auto"
+    #: after the filter accepts: ask the solver this many prompts more, all answered (no early
+    #: stop, ``synth calibrate``'s seeds), and commit only if that rate is in the band too; the
+    #: record carries the measurement (0: the filter's own, possibly early-stopped, rate)
+    calibrate: int = Field(default=0, ge=0, le=4096)
+    #: when the judge role writes an input validator for a task whose candidates render stdin:
+    #: always; or unread, only when the statement's own input check (synth.statement.derive,
+    #: which the gate's inputs check runs without a model) leaves a sentence of the Input
+    #: section unread or unchecked, or reads no layout (the embedded model's default: its
+    #: validators cost two long calls and were mostly rejected)
+    validator: Literal["always", "unread"] = "always"
     #: read each mode's stable prefix into the endpoint's prompt cache once before the tasks
     #: start (a local server with few cores: parallel first calls would each read it)
     warm_prefix: bool = False

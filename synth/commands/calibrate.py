@@ -69,11 +69,11 @@ def calibrate_command(
 
     from filters.self_consistency import FilterConfig
     from synth.commands.run import resolve_models
-    from synth.library import LibraryError
+    from synth.library import LibraryError, endpoint_name
     from synth.models.llm import ModelSpec
     from synth.models.local import LocalModelError, LocalModelServer
     from synth.sandbox import BACKEND_NAMES, SandboxUnavailableError, close_backends, get_backend
-    from synth.training.calibrate import endpoint_name, write_calibration
+    from synth.training.calibrate import write_calibration
 
     if sandbox not in BACKEND_NAMES:
         raise fail(f"--sandbox must be one of {', '.join(BACKEND_NAMES)}, not {sandbox!r}")

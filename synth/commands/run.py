@@ -79,6 +79,26 @@ def resolve_models(
     return coder, solver, None
 
 
+def readiness(task: TaskDescription) -> int:
+    """How ready ``task`` is for a cheap bootcamp, read from the task alone (nothing runs): one
+    point off for a starting generator that reads the whole input (a stdin task's layout and
+    every rule, or every argument of a function task: :func:`synth.workflow.coder.starting_draft`),
+    one for an answer key that can be checked without a model (a function task's reference, or
+    two verified solutions to vote: :mod:`synth.gate.key`). 0 is the most ready; the first key of
+    ``--order simplest``."""
+    from synth.workflow.coder import starting_draft, stdin_scaffold_of
+    from synth.workflow.scaffold import Scaffold
+
+    stdin = stdin_scaffold_of(task)
+    if stdin is not None:
+        # (a task loaded unverified counts its solutions: the picked ones are verified next)
+        return 2 - (not stdin.left) - (len(task.verified_references or task.references) >= 2)
+    function, _ = starting_draft(task, "function")
+    if isinstance(function, Scaffold):  # the key is the task's reference function
+        return 1 - function.complete
+    return 2
+
+
 def input_size(task: TaskDescription) -> tuple[int, int]:
     """(lines, characters) of the task's first example input: the order of ``--order simplest``
     (a task without examples sorts last)."""
@@ -101,11 +121,29 @@ class SourceUsedUp(Exception):
             f"do. Give --path with more tasks, another --source ({others}), or --force to redo them.")
 
 
+def tried_before(runs_dir: Path) -> set[str]:
+    """The task ids an earlier run in ``runs_dir`` ended without a bootcamp (its
+    ``summary.json``: rejected, or failed), which ``--order simplest`` takes after the untried
+    ones: a task just found too hard is not the next run's best bet."""
+    tried: set[str] = set()
+    for summary in sorted(runs_dir.glob("*/summary.json")) if runs_dir.is_dir() else []:
+        try:
+            outcomes = json.loads(summary.read_text(encoding="utf-8")).get("outcomes") or []
+        except (OSError, ValueError, AttributeError):
+            continue  # a damaged or foreign file: it only orders tasks
+        tried |= {str(o.get("task_id")) for o in outcomes
+                  if isinstance(o, dict) and o.get("status") != "accepted"}
+    return tried
+
+
 def load_source_tasks(source: str, path: Path | None, limit: int | None, sandbox: str,
-                      order: str = "source", library: Any = None) -> list[TaskDescription]:
+                      order: str = "source", library: Any = None,
+                      tried: set[str] | frozenset[str] = frozenset()) -> list[TaskDescription]:
     """The source's tasks not yet in ``library`` (a :class:`~synth.library.Library`; None: no
     filter), at most ``limit``: the first ones in the source's order, or with
-    ``order="simplest"`` the ones with the shortest example inputs (all are loaded to pick).
+    ``order="simplest"`` the most ready ones (:func:`readiness`), the shortest example inputs
+    first among equals, and the ids in ``tried`` (ended without a bootcamp in an earlier run:
+    :func:`tried_before`) after all others (all are loaded to pick).
     Tasks in the library are dropped before the limit, so ``--limit N`` means N new tasks.
     Raises :class:`SourceUsedUp` when the source gave tasks and every one is in the library."""
     from synth.commands.sources import consume, open_stream
@@ -116,6 +154,11 @@ def load_source_tasks(source: str, path: Path | None, limit: int | None, sandbox
     given: dict[str, Any] = {"path": path}  # the limit is applied below, to new tasks only
     if source == "codecontests":
         given["backend"] = sandbox
+    # a source that verifies its tasks' solutions in the sandbox can verify the picked ones only
+    # (--order simplest reads every task to pick a few: 42 bundled tasks took 2.5 minutes)
+    verify = _verifier(source) if order == "simplest" and limit is not None else None
+    if verify is not None:
+        given["verify"] = False
     done = ({(r.source, r.task_id) for r in library.read_manifest().bootcamps}
             if library is not None else set())
     tasks: list[TaskDescription] = []
@@ -137,8 +180,41 @@ def load_source_tasks(source: str, path: Path | None, limit: int | None, sandbox
     if in_library:
         err.print(f"source: {in_library} task(s) already in the library, not counted by --limit")
     if order == "simplest":
-        tasks = sorted(tasks, key=input_size)[:limit]  # stable: ties keep the source's order
+        # the tasks a starting generator reads whole and whose key needs no model first, then
+        # the shortest example inputs; stable: ties keep the source's order
+        tasks = sorted(tasks, key=lambda t: (t.id in tried, readiness(t), input_size(t)))
+        if verify is not None:
+            tasks = _verified_first(verify, tasks, limit, given)
+        tasks = tasks[:limit]
     return tasks
+
+
+def _verifier(source: str) -> Any:
+    """The source's ``verify(task, **options)`` (a source that runs its tasks' solutions), or
+    None."""
+    from synth.sources import get_source
+
+    return getattr(get_source(source), "verify", None)
+
+
+def _verified_first(verify: Any, tasks: list[TaskDescription], limit: int | None,
+                    given: dict[str, Any]) -> list[TaskDescription]:
+    """The first ``limit`` of ``tasks`` (loaded unverified, in the order picked) whose
+    solutions the source's ``verify`` verifies now, in that order; a task none of whose
+    solutions reproduce its public tests is skipped and said so."""
+    from synth.tasks import SourceError
+
+    options = {k: v for k, v in given.items() if k != "verify"}
+    kept: list[TaskDescription] = []
+    for task in tasks:
+        if limit is not None and len(kept) >= limit:
+            break
+        item = verify(task, **options)
+        if isinstance(item, SourceError):
+            err.print(f"source: skipped {task.id} ({item.reason}): {item.message[:200]}")
+        else:
+            kept.append(item)
+    return kept
 
 
 def _view(summary: dict[str, Any], llm: LLMClient, started: float, total: int) -> Table:
@@ -188,7 +264,7 @@ def run_command(
     solver_base_url: Annotated[str | None, typer.Option(help="Endpoint of the solver model.")] = None,
     judge_model: Annotated[str | None, typer.Option(help="Model that writes the independent checker (default: the code model).")] = None,
     judge_base_url: Annotated[str | None, typer.Option(help="Endpoint of the judge model (default: --base-url / OPENAI_BASE_URL).")] = None,
-    candidates: Annotated[int | None, typer.Option(help="Drafts per task, in parallel (default 2).")] = None,
+    candidates: Annotated[int | None, typer.Option(help="Drafts per task, in parallel (default 2; 1 for the embedded model).")] = None,
     rounds: Annotated[int | None, typer.Option(help="Revision rounds after the draft (default 3; 1 for the embedded model).")] = None,
     samples: Annotated[int | None, typer.Option(help="K: solver attempts in the filter (default 64; 12 for the embedded model).")] = None,
     concurrency: Annotated[int | None, typer.Option(help="Tasks in flight at once (default 4; 2 for the embedded model, whose one server slot answers one call at a time).")] = None,
@@ -206,9 +282,11 @@ def run_command(
     compact_exemplars: Annotated[bool | None, typer.Option("--compact-exemplars/--full-exemplars", help="One short exemplar, docstrings and comments stripped, for small context windows (default: full exemplars).")] = None,
     mode: Annotated[str, typer.Option(help="full: the model writes the whole module; compiled: a task's reference program is embedded and the model writes the rest; auto: compiled where a verified reference program exists.")] = "auto",
     steer_rounds: Annotated[int, typer.Option(help="Difficulty-steering rounds after a too-easy or too-hard filter verdict (0: reject at once).")] = 1,
+    calibrate: Annotated[int, typer.Option(help="K: once the filter accepts, measure the pass rate on K more answers, all of them (as `synth calibrate -k K`), and commit only if it is in the band too; the record carries that calibration (0: off).")] = 0,
     allow_unverified_key: Annotated[bool, typer.Option("--allow-unverified-key", help="Commit compiled bootcamps whose answer key (the task's reference program) no second source verified on generated inputs: no other solution of the task agrees with it and the judge gave no usable solver. The record says so. Default: such bootcamps are rejected (key_unverified).")] = False,
+    validator: Annotated[str | None, typer.Option(help="When the judge model writes an input validator for a task whose candidates render stdin: always, or unread (only when the statement's own input check, which the gate runs without a model, leaves part of the Input section unread). Default: always; unread for the embedded model.")] = None,
     key_solver: Annotated[str, typer.Option(help="When the judge model writes a solver program that votes on a compiled task's answer key: auto (when the task has no other independent solution) or always (also when it has: solutions from one file can be written to agree).")] = "auto",
-    order: Annotated[str | None, typer.Option(help="Which tasks --limit keeps: source (the first ones) or simplest (the shortest example inputs first). Default: source; simplest for the embedded model.")] = None,
+    order: Annotated[str | None, typer.Option(help="Which tasks --limit keeps: source (the first ones) or simplest (tasks whose input a starting generator reads whole and whose answer key two solutions can check first, then the shortest example inputs). Default: source; simplest for the embedded model.")] = None,
     resume: Annotated[str | None, typer.Option(help="Continue the run with this id.")] = None,
     run_id: Annotated[str | None, typer.Option(help="Name the new run's folder (default: the start time and a random suffix); a long run kept across machines gets a name to resume by.")] = None,
     executor: Annotated[str, typer.Option(help="local: every task in this process; ray: each task's graph as a Ray task on a cluster (the ray extra; the run folder must be on storage every node sees).")] = "local",
@@ -247,14 +325,17 @@ def run_command(
     timeout_s = request_timeout if request_timeout is not None else (1200.0 if use_local else 180.0)
     if use_local:  # sized so that the default run ends in about 15 minutes on 2 cores
         limit = limit if limit is not None else 2
-        candidates = candidates if candidates is not None else 2
+        # one draft: from the filled-in skeleton the model's drafts are near-deterministic (6 of
+        # the 7 second drafts in the kept runs of 2026-12-07 were byte for byte the first); the
+        # revision round, which sees the gate's findings, is the second try
+        candidates = candidates if candidates is not None else 1
         rounds = rounds if rounds is not None else 1
         samples = samples if samples is not None else 12
         order = order or "simplest"
         # one llama-server slot: more tasks in flight only queue their drafts past the timeout
         # (4 tasks x 2 drafts left 2 of 4 HumanEval tasks as llm_failure at 1,200 s)
         concurrency = concurrency if concurrency is not None else 2
-        err.print(f"embedded model: {limit} task(s) ({'the shortest example inputs first' if order == 'simplest' else 'in source order'}), "
+        err.print(f"embedded model: {limit} task(s) ({'the most ready first' if order == 'simplest' else 'in source order'}), "
                   f"{candidates} draft(s), {rounds} revision round(s), {samples} solver samples "
                   "(--limit/--order/--candidates/--rounds/--samples change this)")
     order = order or "source"
@@ -279,7 +360,8 @@ def run_command(
             budget_usd=budget, exemplars=exemplars if exemplars is not None else (1 if use_local else 2),
             compact_exemplars=bool(compact_exemplars), mode=mode, steer_rounds=steer_rounds,  # type: ignore[arg-type]
             warm_prefix=use_local, allow_unverified_key=allow_unverified_key,
-            key_solver=key_solver,  # type: ignore[arg-type]
+            key_solver=key_solver, calibrate=calibrate,  # type: ignore[arg-type]
+            validator=validator or ("unread" if use_local else "always"),  # type: ignore[arg-type]
         )
     except (ValidationError, ValueError, OSError) as exc:
         raise fail(f"invalid option: {str(exc).splitlines()[0]}") from None
@@ -299,7 +381,8 @@ def run_command(
             try:
                 tasks = load_source_tasks(source, path, limit, sandbox, order,
                                           library=None if force or not library.exists()
-                                          else Library(library))
+                                          else Library(library),
+                                          tried=tried_before(runs_dir))
             except SourceUsedUp as exc:
                 err.print(str(exc), soft_wrap=True)
                 raise typer.Exit(0) from None

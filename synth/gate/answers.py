@@ -17,7 +17,7 @@ from typing import Any
 
 from synth.bootcamp import ANSWER_OPEN, BaseBootcamp
 from synth.gate.calls import Failure
-from synth.gate.fresh import FreshDraw
+from synth.gate.fresh import FEW_INSTANCES, SPACE_MIN_DRAWS, FreshDraw, instance_space
 from synth.gate.probes import (
     MUTATION_KINDS,
     SOFT_MUTATIONS,
@@ -667,6 +667,38 @@ def check_consistency(s: Suite) -> dict[str, Any]:
                   + (f" (the drawing stopped early: {ended[:200]})" if ended else ""))
 
 
+def check_instances(s: Suite) -> dict[str, Any]:
+    """How many different prompts the bootcamp can give, as the consistency check's fresh
+    cases (drawn as export draws them: random seeds, every level in turn) put it
+    (:func:`synth.gate.fresh.instance_space`). Not a hard check: a bootcamp with few instances
+    is not wrong, and ``synth check`` passes it; but the library wants a generator, not a fixed
+    set, and ``synth run`` commits none with fewer than :data:`~synth.gate.fresh.FEW_INSTANCES`
+    (the finding ``few_instances``, fed back to the coder like a failure)."""
+    space = s.space
+    if space is None:
+        return result("skipped", "not run: no fresh cases were drawn (the consistency check did "
+                      "not run)", hard=False)
+    if space["draws"] < SPACE_MIN_DRAWS:
+        return result("skipped", f"not judged: only {space['draws']} fresh cases were drawn "
+                      f"(it takes {SPACE_MIN_DRAWS})", hard=False)
+    per = "; ".join(f"{level!r}: {v['distinct']} distinct of {v['draws']}, about {v['estimate']}"
+                    for level, v in space["levels"].items())
+    if space["total"] < FEW_INSTANCES:
+        return result("failed", f"{space['draws']} cases drawn as export draws them (random "
+                      f"seeds, every level in turn) hold only about {round(space['total'])} "
+                      f"different prompts in all ({per}); export's default is 250 rows per "
+                      f"bootcamp and the library takes a bootcamp with at least {FEW_INSTANCES}: "
+                      "widen the ranges the levels draw from (larger values, longer inputs, "
+                      "more choices), so that seeds give different instances",
+                      finding="few_instances", hard=False, levels=space["levels"])
+    return result("passed", f"about {_space_words(space['total'])} different prompts ({per})",
+                  hard=False)
+
+
+def _space_words(total: float) -> str:
+    return "no repeats: many" if total == float("inf") else f"{round(total)}"
+
+
 #: tries of a reordering kind on production's cases before its acceptance there counts
 SOFT_FLIP_MIN = 6
 
@@ -698,12 +730,15 @@ def soft_mutant(kind: str, answer: str, rng: random.Random) -> tuple[str, str] |
     return kind, bad
 
 
-def _fresh_traffic(s: Suite, rng: random.Random) -> tuple[list[tuple[str, str, float, str]], int, str, bool]:
+def _fresh_traffic(s: Suite, rng: random.Random) -> tuple[
+        list[tuple[str, str, float, str]], int, str, bool]:
     """The fresh production cases (:class:`synth.gate.fresh.FreshDraw`, started after the
     generate check, or here), each giving its reference answer (1.0 expected) and one
     corrupted answer of the mutation check's hard kinds in turn, and a reordering the mutation
     check saw refused on every other case. (stream items, cases, why the drawing
-    ended early or "", whether that was the bootcamp raising)"""
+    ended early or "", whether that was the bootcamp raising). What the cases say of the
+    instance space (:func:`synth.gate.fresh.instance_space`) is kept on the suite for the
+    instances check."""
     out: list[tuple[str, str, float, str]] = []
     if s.intern:  # an InternBootcamp-style class: drawn by its own conventions, not export's
         return out, 0, "", False
@@ -711,6 +746,7 @@ def _fresh_traffic(s: Suite, rng: random.Random) -> tuple[list[tuple[str, str, f
         s.source, s.backend, str(s.info.get("class") or ""), rng)
     s.fresh = None
     samples = draw.take()
+    s.space = instance_space(samples, draw.sample_levels)
     soft = refused_soft_kinds(s.mutation_counts)
     for drawn, (case_text, ref) in enumerate(samples):
         out.append((BaseBootcamp.wrap_answer(ref), case_text, 1.0, "fresh:reference"))
@@ -747,5 +783,6 @@ CHECKS: dict[str, Callable[[Suite], dict[str, Any]]] = {
     "levels": check_levels,
     "timing": check_timing,
     "consistency": check_consistency,
+    "instances": check_instances,
     "contract": check_contract,
 }

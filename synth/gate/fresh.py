@@ -20,7 +20,8 @@ import threading
 import time
 from typing import Any
 
-__all__ = ["FRESH_MIN", "FRESH_MIN_S", "FRESH_S", "FreshDraw"]
+__all__ = ["FEW_INSTANCES", "FRESH_MIN", "FRESH_MIN_S", "FRESH_S", "FreshDraw", "instance_space",
+           "space_estimate"]
 
 #: fresh production cases drawn however slow the drawing (within FRESH_MIN_S seconds): more
 #: distinct cases than the gate's own 120, by a margin
@@ -28,6 +29,12 @@ FRESH_MIN = 256
 FRESH_MIN_S = 10.0
 #: the drawing's own budget: as many cases as it draws in this time, at least FRESH_MIN
 FRESH_S = 2.0
+#: an estimated instance space (distinct prompts export can draw, all levels together) below this
+#: is a finding: export's default is 250 rows per bootcamp (200 train, 50 test), and a bootcamp
+#: that can only say a few hundred different things is a fixed data set, not a generator
+FEW_INSTANCES = 300
+#: draws needed (all levels together) before the instance space is judged at all
+SPACE_MIN_DRAWS = 96
 
 
 class FreshDraw:
@@ -45,6 +52,8 @@ class FreshDraw:
         self._top = scoring_life(source)[1]
         self._stop = threading.Event()
         self.samples: list[tuple[str, str]] = []
+        #: the level each sample was drawn at (parallel to ``samples``)
+        self.sample_levels: list[str] = []
         #: why the drawing ended before its budget and size (a bootcamp's error), else ""
         self.ended = ""
         #: the drawing ended because the bootcamp raised (not a timeout): a finding
@@ -70,6 +79,7 @@ class FreshDraw:
             with CaseSampler(self._source, name="the candidate", **kw) as sampler:
                 levels = sampler.levels or ["default"]
                 cases: list[str] = []
+                drawn_at: list[str] = []
                 while not self._stop.is_set() and len(cases) < top and (
                         time.perf_counter() < deadline or (
                             len(cases) < least
@@ -77,6 +87,7 @@ class FreshDraw:
                     specs = [(levels[(len(cases) + i) % len(levels)], self._seeds.getrandbits(63))
                              for i in range(min(batch, top - len(cases)))]
                     cases += [sample.case_text for sample in sampler.sample(specs)]
+                    drawn_at += [level for level, _ in specs][: len(cases) - len(drawn_at)]
                     batch = min(largest, batch * 2)
                 # every case drawn, then their answers (the same process: it cannot know, while
                 # it draws, that it will be asked)
@@ -84,15 +95,18 @@ class FreshDraw:
                     if self._stop.is_set():
                         return
                     chunk = cases[start:start + 64]
+                    at = drawn_at[start:start + 64]
                     replies, _ = ask_many(sampler.server, [("answer", {"case_text": c})
                                                            for c in chunk], 5.0)
-                    for case_text, (value, failure) in zip(chunk, replies, strict=False):
+                    for k, (case_text, (value, failure)) in enumerate(
+                            zip(chunk, replies, strict=False)):
                         if failure is not None:
                             raise failure
                         if type(value) is not str:  # the checks of the answers name it
                             self.ended = f"reference_answer returned a {type(value).__name__}"
                             return
                         self.samples.append((case_text, value))
+                        self.sample_levels.append(at[k])
                     if len(replies) < len(chunk):
                         break
         except SampleError as exc:  # the check says how its drawing ended
@@ -118,3 +132,44 @@ class FreshDraw:
         """End the drawing early (the suite ended before the consistency check)."""
         self._stop.set()
         self._thread.join(timeout=FRESH_MIN_S + 30)
+
+
+def space_estimate(draws: int, distinct: int) -> float:
+    """The size S of a uniform space in which ``draws`` independent draws are expected to show
+    ``distinct`` different values (S (1 - (1 - 1/S)^draws) = distinct), or infinity when no draw
+    repeated. A generator that favours some cases has a larger true space than this: the
+    estimate errs small only where repeats are real."""
+    if distinct >= draws:
+        return float("inf")
+    if distinct <= 1:
+        return float(distinct)
+
+    def seen(size: float) -> float:
+        return size * (1.0 - (1.0 - 1.0 / size) ** draws)
+
+    lo, hi = float(distinct), float(distinct)
+    while seen(hi) < distinct:
+        hi *= 2
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if seen(mid) < distinct else (lo, mid)
+    return hi
+
+
+def instance_space(samples: list[tuple[str, str]], levels: list[str]) -> dict[str, Any]:
+    """What the fresh draws say of the instance space: per level, draws, distinct prompts and
+    the estimated space. ``total`` is the largest level's estimate, or the distinct prompts of
+    all levels together when they are more (``inf`` when some level never repeated): levels
+    often nest (an easy range inside the hard one), so their estimates do not add up."""
+    per: dict[str, list[str]] = {}
+    for (case_text, _), level in zip(samples, levels, strict=False):
+        per.setdefault(level, []).append(case_text)
+    out: dict[str, Any] = {"draws": sum(len(v) for v in per.values()), "levels": {}}
+    total = float(len({case_text for case_text, _ in samples}))
+    for level, cases in per.items():
+        est = space_estimate(len(cases), len(set(cases)))
+        out["levels"][level] = {"draws": len(cases), "distinct": len(set(cases)),
+                                "estimate": "unbounded" if est == float("inf") else round(est)}
+        total = max(total, est)
+    out["total"] = total
+    return out

@@ -352,11 +352,14 @@ class Expected:
 
     def __init__(self, names: list[str], required: int, variadic: bool,
                  shapes: list[Shape], sources: list[str], calls: int,
-                 examples: list[str] | None = None) -> None:
+                 examples: list[str] | None = None, values: list[list[Any]] | None = None
+                 ) -> None:
         self.names, self.required, self.variadic = names, required, variadic
         self.shapes, self.sources, self.calls = shapes, sources, calls
         #: per parameter, one literal value the task's own calls pass (or "")
         self.examples = examples or [""] * len(names)
+        #: per parameter, every literal value the task's own calls pass
+        self.values = values or [[] for _ in names]
 
 
 def _literal_calls(tree: ast.AST, names: set[str]) -> list[list[tuple[str, Any] | None]]:
@@ -434,8 +437,10 @@ def expected_arguments(source: str, entry: str, tests: str | None = None) -> Exp
     shapes: list[Shape] = []
     sources: list[str] = []
     examples: list[str] = []
+    values: list[list[Any]] = []
     for k, p in enumerate(params):
         seen = [arg[1] for c in calls if k < len(c) and (arg := c[k]) is not None]
+        values.append(seen)
         shown = [r for r in map(repr, seen) if len(r) <= 60]
         examples.append(max(shown, key=len) if shown else "")  # the fullest short one
         stated = annotation_shape(p.annotation)
@@ -450,7 +455,7 @@ def expected_arguments(source: str, entry: str, tests: str | None = None) -> Exp
             shapes.append(ANY)
             sources.append("nothing (no annotation, no literal example)")
     return Expected(names, required, fn.args.vararg is not None, shapes, sources, len(calls),
-                    examples)
+                    examples, values)
 
 
 def check_function_inputs(s: Suite) -> dict[str, Any]:

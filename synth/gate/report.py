@@ -46,7 +46,8 @@ __all__ = [
 CHECK_NAMES: tuple[str, ...] = (
     "static", "load", "construct", "generate", "determinism", "diversity", "prompt",
     "self_consistency", "purity", "mutation", "garbage", "answer_probes", "case_fields",
-    "differential", "oracle", "inputs", "key", "levels", "timing", "consistency", "contract",
+    "differential", "oracle", "inputs", "key", "levels", "timing", "consistency", "instances",
+    "contract",
 )
 #: The checks of a multi-turn bootcamp (``MultiTurnBootcamp``: reset/step episodes), in the
 #: order they run (:mod:`synth.gate.episodes`); the single-turn answer checks do not apply.
@@ -62,7 +63,7 @@ ARTIFACT_CAP = 2000
 FINDINGS: tuple[str, ...] = (
     "invalid_score", "contract_tampered", "protocol", "impure_verifier", "reference_disagrees",
     "verifier_too_lenient", "verifier_too_strict", "checker_broken", "impure_reference",
-    "inert_parameter", "degenerate_answers", "inconsistent_verifier",
+    "inert_parameter", "degenerate_answers", "inconsistent_verifier", "few_instances",
     # what the host reads (synth.sandbox.methods): text UTF-8 cannot encode, too many bytes
     "unencodable_text", "reply_budget",
     # inputs the statement allows (synth.gate.inputs, synth.gate.validator)
@@ -273,6 +274,13 @@ class CheckReport(BaseModel):
         key = self.get("key")
         return key is not None and key.status is CheckStatus.PASSED and \
             bool(key.artifacts.get("verified_by"))
+
+    @property
+    def few_instances(self) -> CheckResult | None:
+        """The instances check's finding ``few_instances`` (not hard: ``synth check`` passes
+        such a bootcamp; ``synth run`` commits none), else None."""
+        found = self.get("instances")
+        return found if found is not None and found.finding == "few_instances" else None
 
     @property
     def failing(self) -> list[CheckResult]:

@@ -115,6 +115,9 @@ class Suite:
         self.consistent: list[tuple[int, int]] = []
         self._tags: tuple[str, str] | None = None
         self.scored: list[tuple[str, str, float]] = []
+        #: what the consistency check's fresh cases say of the instance space (the instances
+        #: check reads it; :func:`synth.gate.fresh.instance_space`), None until then
+        self.space: dict[str, Any] | None = None
         #: the mutation check's (tried, accepted) per kind of corruption
         self.mutation_counts: dict[str, tuple[int, int]] = {}
         self.rng = random.Random(cfg.seed * 31 + 7)
@@ -179,6 +182,8 @@ class Suite:
                     "budget")
         if self.too_slow and name not in ("levels", "timing"):
             return f"not run: the bootcamp is too slow (the {self.too_slow} check ran out of time)"
+        if name == "instances" and self.intern:
+            return "not applicable: InternBootcamp classes are drawn by their own conventions"
         if name == "consistency" and self.intern:
             return ("not applicable: InternBootcamp classes are audited, not served by the warm "
                     "pool")

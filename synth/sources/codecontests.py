@@ -343,6 +343,20 @@ class CodeContestsSource:
         records = self._hub_records(opts) if opts.hub else self._file_records(opts)
         return self._select(opts, records)
 
+    def verify(self, task: TaskDescription, **options: Any) -> Item:
+        """``task`` as ``load`` gives it with ``verify=True``, from the same task loaded with
+        ``verify=False`` (its solutions unverified): each solution run on the public tests in
+        the sandbox, the task kept with those that reproduce them, or the reason none did. So
+        a caller that picks a few tasks of many verifies only those."""
+        opts = CodeContestsOptions.model_validate({**options, "verify": True})
+        file, _, line = task.provenance.location.rpartition(":")  # "<file>:<line>", as load
+        cand = _Candidate(task=task.model_copy(update={"references": []}),
+                          solutions=[r.code for r in task.references],
+                          file=file or task.provenance.location,
+                          number=int(line) if line.isdigit() and int(line) > 0 else 1,
+                          time_limit_s=task.metadata.time_limit_s)
+        return self._finish(opts, cand, self._runner or sandbox_runner(opts.backend))
+
     # -- record streams -------------------------------------------------------------------
 
     def _file_records(

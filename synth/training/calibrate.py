@@ -16,7 +16,6 @@ carries a :class:`Finding` with its evidence and must not be written.
 from __future__ import annotations
 
 from typing import Literal
-from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -33,23 +32,6 @@ from synth.sandbox.base import Backend
 from synth.training.curriculum import wilson_interval
 
 FindingKind = Literal["verifier_error", "sample_error", "solver_error", "sandbox_error"]
-
-
-def endpoint_name(base_url: str | None) -> str:
-    """What a record may say about an endpoint: the host[:port] of its base URL (no scheme,
-    user, password, path or query, which may carry a key); ``api.openai.com`` for the openai
-    client's default."""
-    if not base_url:
-        return "api.openai.com"
-    parts = urlsplit(base_url if "//" in base_url else f"//{base_url}")
-    host = parts.hostname or "unknown"
-    if ":" in host:  # IPv6
-        host = f"[{host}]"
-    try:
-        port = parts.port
-    except ValueError:
-        port = None
-    return f"{host}:{port}" if port else host
 
 
 class LevelMeasure(BaseModel):

@@ -35,7 +35,9 @@ from synth.tasks import ReferenceProgram, TaskDescription
 from synth.text import pyast
 from synth.workflow.judge_program import VALIDATOR_MARK, parse_argument
 from synth.workflow.repair import Repair, repair_source
+from synth.workflow.scaffold import Scaffold, scaffold
 from synth.workflow.state import Candidate, TaskState, WorkflowContext
+from synth.workflow.stdin_scaffold import StdinScaffold, stdin_scaffold, two_answers
 
 Mode = Literal["full", "compiled", "function"]
 #: the modes whose module embeds the task's reference (the model writes only its part)
@@ -292,6 +294,7 @@ def task_context(ctx: WorkflowContext, task: TaskDescription, mode: Mode) -> dic
                                                             task.tests.check_code)),
             "parameters": parameters(function[0], function[1], task.tests.check_code)
             if function else [],
+            **dict(zip(("scaffold", "skeleton"), starting_draft(task, mode), strict=True)),
             "band_low": cfg.band_low, "band_high": cfg.band_high, "samples": cfg.samples,
             "class_name": class_name(task)}
 
@@ -316,6 +319,62 @@ def parameters(source: str, entry_point: str, tests: str | None = None
             build = f"set({build})"
         out.append({"name": name, "type": describe(shape), "example": example, "build": build})
     return out
+
+
+def function_scaffold(source: str, entry_point: str, tests: str | None = None
+                      ) -> Scaffold | None:
+    """The starting generator the function-mode draft shows (:mod:`synth.workflow.scaffold`)."""
+    from synth.gate.functions import expected_arguments
+
+    return scaffold(expected_arguments(source, entry_point, tests))
+
+
+def stdin_scaffold_of(task: TaskDescription) -> StdinScaffold | None:
+    """The starting generator the compiled draft shows (:mod:`synth.workflow.stdin_scaffold`),
+    from the rules the gate's inputs check derives from the same task text (its cache)."""
+    from synth.gate.inputs import input_checker
+
+    return stdin_scaffold(input_checker(compiled.task_text(task)))
+
+
+def starting_draft(task: TaskDescription, mode: Mode
+                   ) -> tuple[Scaffold | StdinScaffold | None, str | None]:
+    """The starting generator of ``task`` in ``mode`` and the draft's skeleton as it fills it in
+    (the module the model is asked to adapt); (None, None) when the mode has none, or the task
+    gives it nothing to draw."""
+    if mode == "compiled":
+        stdin = stdin_scaffold_of(task)
+        return (stdin, stdin.source(task.title, class_name(task),
+                                    two_answers=two_answers(task.output_spec))
+                ) if stdin else (None, None)
+    function = compiled.function_reference(task, verified_only=False) \
+        if mode == "function" else None
+    if function is None:
+        return None, None
+    source, entry = function
+    tests = task.tests.check_code
+    found = function_scaffold(source, entry, tests)
+    if found is None:
+        return None, None
+    params = parameters(source, entry, tests)
+    found.yes_no = returns_bool(source, entry, tests)
+    return found, found.source(
+        task.title, class_name(task), entry_point=entry,
+        comments=[f"{p['name']}: {p['type']}" + (f" (the task passes e.g. {p['example']})"
+                                                  if p["example"] else "") for p in params],
+        builds=[p["build"] for p in params])
+
+
+def unchanged_draft(task: TaskDescription, mode: Mode) -> str | None:
+    """The module the gate would see if the model sent the filled skeleton back unchanged,
+    assembled as the workflow assembles a reply (:func:`assemble`); None without a complete
+    skeleton, or when it cannot be assembled. What ``bench/scaffolds.py`` gates."""
+    found, skeleton = starting_draft(task, mode)
+    if skeleton is None or (isinstance(found, Scaffold) and not found.complete):
+        return None
+    c = Candidate(model_code=skeleton, mode=mode)
+    assemble(c, task)
+    return c.get("code")
 
 
 def returns_bool(source: str, entry_point: str, tests: str | None = None) -> bool:

@@ -41,7 +41,8 @@ from synth.tasks import TaskDescription
 from synth.workflow.judge_program import ProgramRequest, ask_for_program
 from synth.workflow.state import Candidate, Dispute, TaskState, ValidatorInfo, WorkflowContext
 
-__all__ = ["applies", "extract_validator", "validator_step", "vet_validator"]
+__all__ = ["applies", "extract_validator", "statement_read_whole", "validator_step",
+           "vet_validator"]
 
 #: attempts per validator: the first and, when it fails vetting, one regeneration
 ATTEMPTS = 2
@@ -115,7 +116,18 @@ def applies(task: TaskDescription, cands: list[Candidate]) -> str | None:
             "program, or a module that defines render_stdin)")
 
 
-def _need(state: TaskState, task: TaskDescription) -> tuple[Reason | None, str]:
+def statement_read_whole(task: TaskDescription) -> bool:
+    """Whether the statement's own input check (:func:`synth.statement.derive`, run by the
+    gate's inputs check without a model) reads the Input section whole: a layout, and no
+    sentence dropped or left unchecked."""
+    from synth.gate.inputs import input_checker
+
+    checker = input_checker(compiled.task_text(task))
+    return bool(checker.layout and not checker.dropped and not checker.not_checked)
+
+
+def _need(state: TaskState, task: TaskDescription, policy: str = "always"
+          ) -> tuple[Reason | None, str]:
     dispute = state.get("validator_dispute")
     if dispute and dispute.get("status") == "pending":
         return "argued", ""
@@ -123,6 +135,10 @@ def _need(state: TaskState, task: TaskDescription) -> tuple[Reason | None, str]:
         return None, ""
     new = [c for c in state.get("candidates", []) if c.get("code") and not c.get("checked")]
     why = applies(task, new)
+    if why is None and policy == "unread" and statement_read_whole(task):
+        why = ("the statement's own input check reads the whole Input section (layout and "
+               "every rule; the gate's inputs check runs it on every case); --validator always "
+               "asks the judge anyway")
     return (None, why) if why else ("initial", "")
 
 
@@ -131,7 +147,7 @@ async def validator_step(state: TaskState, ctx: WorkflowContext) -> dict[str, An
     t0 = time.perf_counter()
     task = TaskDescription.model_validate(state["task"])
     rnd = state.get("round", 0)
-    reason, why = _need(state, task)
+    reason, why = _need(state, task, ctx.config.validator)
     emit = ctx.run.events.emit
     if reason is None:
         if why and state.get("validator_status") != "not_applicable":

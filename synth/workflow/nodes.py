@@ -29,7 +29,8 @@ from langgraph.types import Command
 from filters.self_consistency import FilterConfig, FilterResult
 from synth import compiled
 from synth.gate import CheckReport
-from synth.library import LibraryError, find_bootcamp_class
+from synth.library import Calibration, LibraryError, endpoint_name, find_bootcamp_class, utc_now
+from synth.models.local import MODELS
 from synth.runs import task_slug
 from synth.tasks import TaskDescription
 from synth.workflow import answer_key, input_validator
@@ -164,6 +165,22 @@ async def _gate(ctx: WorkflowContext, task: TaskDescription, c: Candidate, with_
     return report
 
 
+def blocking(report: CheckReport) -> list[str]:
+    """What keeps ``report``'s candidate out of the library: the gate's failing checks, and the
+    library's own rule that the gate only reports (``instances``: a bootcamp with few different
+    prompts is right, but not a generator)."""
+    return [x.name for x in report.failing] + (["instances"] if report.few_instances else [])
+
+
+def feedback(report: CheckReport) -> str:
+    """The gate's feedback for the revise prompt, with the library's rule when it blocks."""
+    text = report.feedback()
+    few = report.few_instances
+    if few is not None:
+        text += f"\n\n## instances (the library's rule: the gate passed, the library does not take it)\n{few.reason}"
+    return text
+
+
 async def _gate_and_repair(ctx: WorkflowContext, task: TaskDescription, c: Candidate,
                            with_checker: dict[str, Any]) -> CheckReport:
     """The gate on ``c``; when it fails at load, construct or generate and the gate's errors
@@ -184,8 +201,8 @@ async def _gate_and_repair(ctx: WorkflowContext, task: TaskDescription, c: Candi
         failing = ", ".join(x.name for x in report.failing if x.name in EARLY_CHECKS)
         apply_repairs(ctx, task, c, fixed, repairs, f"errors: {failing}")
         report = await _gate(ctx, task, c, with_checker)
-    failing_names = {x.name for x in report.failing}
-    if not report.passed and failing_names and failing_names <= SIZE_CHECKS:
+    failing_names = set(blocking(report))
+    if failing_names and failing_names <= SIZE_CHECKS:
         report = await _resize(ctx, task, c, with_checker, report)
     return report
 
@@ -198,7 +215,7 @@ async def _resize(ctx: WorkflowContext, task: TaskDescription, c: Candidate,
     ``resize`` event says how many were tried either way."""
     own = model_part(c)
     variants = level_variants(own, task.input_spec)[:MAX_SIZE_TRIALS]
-    failing = ", ".join(x.name for x in report.failing)
+    failing = ", ".join(blocking(report))
     for n, (fixed, repair) in enumerate(variants, 1):
         trial = Candidate(**c)
         if embeds(c.get("mode")):
@@ -209,7 +226,7 @@ async def _resize(ctx: WorkflowContext, task: TaskDescription, c: Candidate,
         if not trial.get("code"):
             continue
         trial_report = await _gate(ctx, task, trial, with_checker)
-        if trial_report.passed:
+        if not blocking(trial_report):
             stem = f"round_{c.get('round', 0)}_{c.get('index', 0)}"
             (ctx.run.candidate_dir(task.id) / f"{stem}.check.before_resize.json").write_text(
                 report.model_dump_json(indent=1), encoding="utf-8")
@@ -257,12 +274,12 @@ async def check(
             path.write_text(report.model_dump_json(indent=1), encoding="utf-8")
             hard = [x for x in report.checks if x.hard]
             c["checked"] = True
-            c["passed"] = report.passed
+            c["passed"] = not blocking(report)
             c["hard_passed"] = sum(1 for x in hard if x.status.value == "passed")
             c["hard_total"] = len(hard)
-            c["failing"] = [x.name for x in report.failing]
+            c["failing"] = blocking(report)
             c["key_failures"] = _key_failures(report)
-            c["feedback"] = report.feedback()
+            c["feedback"] = feedback(report)
             c["infrastructure_error"] = report.infrastructure_error
             c["report_path"] = str(path.relative_to(ctx.run.root))
             c["engines"] = engines_of(report)
@@ -271,7 +288,7 @@ async def check(
             c["validator_feedback"] = input_validator.gate_evidence(ctx, task, c, report, validator)
             c["key"] = answer_key.summary(report)
             ctx.run.events.emit(
-                "sandbox", task.id, node="check", backend=report.backend, passed=report.passed,
+                "sandbox", task.id, node="check", backend=report.backend, passed=c["passed"],
                 failing=c["failing"], elapsed_s=report.timings.get("total_s"), round=c.get("round"),
                 infrastructure_error=report.infrastructure_error, differential=c["differential"],
                 mode=c.get("mode"), key_verified_by=report.key_verified_by,
@@ -453,6 +470,8 @@ def _filter_summary(res: FilterResult) -> dict[str, Any]:
 
 
 STEERABLE = frozenset({"too_easy", "too_hard"})
+#: the embedded models' names: a calibration by one of them says "embedded", not its loopback port
+EMBEDDED = frozenset(m.alias for m in MODELS.values())
 
 
 async def filter_node(
@@ -497,12 +516,44 @@ async def filter_node(
             h["filter"] = {"verdict": res.verdict, "pass_rate": res.pass_rate}
     steering = _settle_steer(ctx, task, state, res.verdict, res.pass_rate, res.level_pass_rates)
     update: dict[str, Any] = {"filter": summary, "history": history, "steering": steering}
+    if res.accepted and cfg.calibrate:
+        return await _calibrate(ctx, task, code, solve, chat, update)
     if res.accepted:
         return Command(goto="commit", update=update)
     if res.verdict in STEERABLE and len(steering) < cfg.steer_rounds:
         return Command(goto="steer", update=update)
     after = f" after {len(steering)} steering round(s)" if steering else ""
     return _reject(res.verdict, f"filter: {res.reason}{after}", **update)
+
+
+async def _calibrate(ctx: WorkflowContext, task: TaskDescription, code: str, solve: Any, chat: Any,
+                     update: dict[str, Any]) -> Command[Literal["commit", "steer", "reject"]]:
+    """``--calibrate K``: the accepted candidate's pass rate measured again on K answers, every
+    one of them (no early stop; ``synth calibrate``'s seeds from 0), and committed only if that
+    rate is in the band too. The record then carries this measurement, not the filter's."""
+    cfg = ctx.config
+    t0 = time.perf_counter()
+    fcfg = FilterConfig(samples=cfg.calibrate, low=cfg.band_low, high=cfg.band_high, seed=0,
+                        early_stop=False, solver_concurrency=cfg.llm_concurrency)
+    async with ctx.sandbox_slots:
+        res: FilterResult = await ctx.acceptance_filter(code, solve, config=fcfg,
+                                                        backend=ctx.backend, chat=chat)
+    ctx.run.write_json(f"filter/calibration/{task_slug(task.id)}.json", res.model_dump(mode="json"))
+    failures = sum(1 for s in res.samples if s.outcome == "solver_error")
+    ctx.run.events.emit("calibrate", task.id, verdict=res.verdict, pass_rate=res.pass_rate,
+                        answered=res.answered, requested=res.requested,
+                        level_pass_rates=res.level_pass_rates, solver_failures=failures,
+                        elapsed_s=round(time.perf_counter() - t0, 4))
+    if not res.accepted:
+        return _reject(res.verdict, f"calibration on {cfg.calibrate} answers: {res.reason}",
+                       **update)
+    measured = Calibration(
+        solver_model=cfg.solver.model, endpoint="embedded" if cfg.solver.model in EMBEDDED
+        else endpoint_name(cfg.solver.base_url),
+        temperature=cfg.solver.temperature, samples_requested=cfg.calibrate,
+        samples_answered=res.answered, solver_failures=failures, seed=0, calibrated_at=utc_now())
+    calibration = {**_filter_summary(res), "calibration": measured.model_dump(mode="json")}
+    return Command(goto="commit", update={**update, "calibration": calibration})
 
 
 def _bootcamp_name(task: TaskDescription) -> str:
@@ -562,12 +613,16 @@ async def commit(state: TaskState, runtime: Runtime[WorkflowContext]
     best = state.get("best") or {}
     code = best.get("code") or ""
     filt = state.get("filter") or {}
+    # the record's rates: the --calibrate measurement when there is one, else the filter's
+    measured: dict[str, Any] = state.get("calibration") or filt
     ref = reference(task, best.get("mode") or "full")
     cfg = ctx.config
     code_sha = hashlib.sha256(code.encode()).hexdigest()
     checker = state.get("checker")
     facts: dict[str, Any] = {"code": code_sha, "prompt": best.get("prompt_version"),
                              "coder": cfg.coder.model, "solver": cfg.solver.model, "filter": filt}
+    if state.get("calibration"):  # the record's rates come from it
+        facts["calibration"] = state.get("calibration")
     if checker:
         facts["checker"] = checker.get("sha256")
     validator = state.get("validator")
@@ -593,10 +648,12 @@ async def commit(state: TaskState, runtime: Runtime[WorkflowContext]
                 task_id=task.id, title=task.title, origin="generated",
                 status="pending-review" if cfg.require_review else "accepted",
                 reference_code=ref.code if ref else None, replace=replace_name is not None,
-                pass_rate=filt.get("pass_rate"), samples=filt.get("answered"),
-                level_pass_rates=filt.get("level_pass_rates", {}),
-                level_samples=_level_samples(filt), stopped_early=filt.get("stopped_early"),
-                levels=list(filt.get("level_pass_rates", {})),
+                pass_rate=measured.get("pass_rate"), samples=measured.get("answered"),
+                level_pass_rates=measured.get("level_pass_rates", {}),
+                level_samples=_level_samples(measured),
+                stopped_early=measured.get("stopped_early"),
+                levels=list(measured.get("level_pass_rates", {})),
+                calibration=measured.get("calibration"),
                 coder_model=cfg.coder.model, solver_model=cfg.solver.model,
                 prompt_version=best.get("prompt_version"), run_id=ctx.run.run_id,
                 content_hash=hashlib.sha256(evidence.encode()).hexdigest(),
@@ -634,7 +691,7 @@ async def commit(state: TaskState, runtime: Runtime[WorkflowContext]
     elif cfg.force and existing is not None and existing.name == name and \
             (record is None or not record.key_solver_path):
         ctx.library.remove_file(solver_rel)
-    ctx.run.events.emit("commit", task.id, name=name, pass_rate=filt.get("pass_rate"),
+    ctx.run.events.emit("commit", task.id, name=name, pass_rate=measured.get("pass_rate"),
                         checker_sha256=(checker or {}).get("sha256"),
                         validator_sha256=(validator or {}).get("sha256"))
     return Command(goto="__end__", update={"status": "accepted", "committed": name,

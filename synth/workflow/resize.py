@@ -28,8 +28,9 @@ from synth.workflow.repair import Repair
 
 __all__ = ["SIZE_CHECKS", "VARIANTS", "input_bounds", "level_variants"]
 
-#: the gate checks a size repair answers: if these are all that failed, sizes are tried
-SIZE_CHECKS = frozenset({"diversity", "levels"})
+#: the gate checks a size repair answers (``instances``: the library's rule on the instance
+#: space, which the gate reports): if these are all that failed, sizes are tried
+SIZE_CHECKS = frozenset({"diversity", "levels", "instances"})
 #: (base, growth) ladders tried, in order: level i gets easy * base * growth**i
 VARIANTS: tuple[tuple[int, int], ...] = ((2, 2), (2, 4), (4, 4), (3, 10), (10, 10))
 

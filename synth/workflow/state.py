@@ -129,6 +129,9 @@ class TaskState(TypedDict, total=False):
     best: Candidate | None  # best so far, by hard checks passed
     history: list[dict[str, Any]]  # one summary per round
     filter: dict[str, Any] | None  # FilterResult summary
+    #: --calibrate: the K-answer measurement of the accepted candidate (FilterResult summary
+    #: and its Calibration record), which the commit writes instead of the filter's rates
+    calibration: dict[str, Any] | None
     status: TaskStatus
     reason_code: str
     reason: str

@@ -107,3 +107,50 @@ def test_a_generator_that_raises_only_in_a_long_drawing_fails_the_consistency_ch
     assert consistency.status == "failed", consistency.reason
     assert "too many instances" in consistency.reason and "one instance per case" in consistency.reason
     assert not report.passed and not report.infrastructure_error
+
+
+def test_the_space_estimate_recovers_known_spaces() -> None:
+    """Draws from uniform spaces of known size: the estimate lands within a fifth of it (at
+    256 draws), a space with no repeat is unbounded, and the estimate never falls below what
+    was seen."""
+    from synth.gate.fresh import space_estimate
+
+    rng = random.Random(11)
+    for size in (20, 60, 150, 400, 900):
+        for _ in range(5):
+            draws = [rng.randrange(size) for _ in range(256)]
+            est = space_estimate(len(draws), len(set(draws)))
+            assert 0.8 * size <= est <= 1.25 * size, (size, est)
+            assert est >= len(set(draws))
+    assert space_estimate(100, 100) == float("inf")
+    assert space_estimate(50, 1) == 1.0
+
+
+#: the toy task over a handful of small numbers: 2 of 0..4 when easy (25 prompts), 3 when hard
+#: (125 prompts)
+FEW = TOY_SUM.replace('LEVELS = {"easy": {"n": 3, "hi": 9}, "hard": {"n": 8, "hi": 999}}',
+                      'LEVELS = {"easy": {"n": 2, "hi": 4}, "hard": {"n": 3, "hi": 4}}')
+
+
+def test_a_bootcamp_with_few_instances_is_reported_with_its_space(process_backend: Backend) -> None:
+    """150 possible prompts: the bootcamp is right (every hard check passes: synth check
+    accepts it), but export's 250 rows would repeat them. The instances check (not hard) puts
+    the space at about 125 (the hard level's) from the consistency check's fresh draws and
+    reports few_instances, naming each level's draws: synth run commits no such bootcamp. The
+    toy task itself (1,000 easy prompts, far more hard ones) passes it and says so."""
+    from synth.gate import run_checks
+
+    assert FEW != TOY_SUM
+    report = run_checks(FEW, backend=process_backend)
+    assert report.passed and not report.failing, report.feedback()
+    instances = report.few_instances
+    assert instances is not None and not instances.hard and instances.status.value == "failed"
+    assert report.get("consistency").ok
+    levels = json.loads(instances.artifacts["levels"])
+    assert set(levels) == {"easy", "hard"}
+    assert levels["easy"]["distinct"] <= 25 and levels["hard"]["distinct"] <= 125
+    assert 90 <= levels["hard"]["estimate"] <= 160, levels
+    fine = run_checks(TOY_SUM, backend=process_backend)
+    assert fine.few_instances is None
+    got = fine.get("instances")
+    assert got is not None and got.status.value == "passed" and "different prompts" in got.reason

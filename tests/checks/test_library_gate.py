@@ -1,5 +1,6 @@
 """Every bootcamp shipped in generated_bootcamps/ passes the whole gate (with its reference
-program when generated_bootcamps/<source>/reference/<name>.py exists). The engine-backed ones
+program when generated_bootcamps/<source>/reference/<name>.py exists) and has the instance space
+the library asks for. The engine-backed ones
 (Go, with GNU Go) are gated in tests/engines/test_gate.py, in the bwrap sandbox, where the
 engine's version is checked as well."""
 
@@ -38,6 +39,8 @@ def test_shipped_bootcamp_passes_the_gate(path, process_backend):
     report = run_checks_file(path, reference=ref if ref.is_file() else None,
                              backend=process_backend)
     assert report.passed, report.feedback()
+    # the library's own rule (synth run commits none with few different prompts)
+    assert report.few_instances is None, report.few_instances.reason
     oracle = report.get("oracle")  # a multi-turn bootcamp's suite has no oracle check
     assert oracle is not None or report.get("reference_policy") is not None
     if oracle is not None:

@@ -4,8 +4,12 @@ writes (inputs outside the bounds, broken guarantees, a stdin format the program
 lenient check_output, a prompt that shows another input, no answer where one is promised).
 
 With no validator and no model, the gate must reject at least 90 % of the defective modules
-and no correct one; each defect is shown independently of the gate (a hand-made witness per
-kind, run on the module's own cases in a child process)."""
+and no correct one, each defect for its kind's reason; each defect is shown independently of
+the gate (a hand-made witness per kind, run on the module's own cases in a child process).
+
+The main corpus is gated once for both gate tests (corpus_gate.py): a correct module in full,
+a defective one up to its first rejecting check, and in full when its report does not show
+its kind's reason or (an input kind) the inputs check's evidence."""
 
 from __future__ import annotations
 
@@ -15,9 +19,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from corpus_gate import gate_corpus
 
-from synth.gate.corpus import run_corpus
-from synth.gate.report import CheckConfig
+from synth.gate.corpus import CorpusResult, run_corpus
+from synth.gate.report import CHECK_NAMES, CheckConfig
 from synth.sandbox import get_backend
 
 HERE = Path(__file__).resolve().parent / "inputs"
@@ -59,9 +64,33 @@ def test_every_defect_has_a_witness_and_no_clean_module_has_one():
             assert shown is not None, m["module"]
 
 
+#: the reasons (a failing check's finding, or its name) a defect of each kind is rejected for
+WANT = {"bounds": {"input_violates_statement"}, "guarantee": {"input_violates_statement"},
+        "format": {"input_violates_statement", "oracle"},
+        "check_output": {"check_output_lenient"}, "prompt": {"prompt_hides_input", "prompt"},
+        "no_solution": {"no_solution_where_guaranteed", "self_consistency"}}
+
+
+#: the kinds whose inputs the statement forbids: their inputs check's evidence is read
+INPUT_KINDS = {"bounds", "guarantee", "format"}
+
+
+def _reasons(r: CorpusResult) -> set[str]:
+    return {c.finding or c.name for c in r.report.failing} | {c.name for c in r.report.failing}
+
+
+def _shows_reason(r: CorpusResult) -> bool:
+    """``r`` fails a check for its kind's reason, and a module of an input kind got as far as
+    the inputs check (a format module rejected by the oracle first: its inputs evidence too)."""
+    first = r.report.decisive  # with fail_fast, the checks after it did not run
+    reached = first is None or CHECK_NAMES.index(first.name) >= CHECK_NAMES.index("inputs")
+    return bool(_reasons(r) & WANT[r.kind]) and (r.kind not in INPUT_KINDS or reached)
+
+
 @pytest.fixture(scope="module")
 def gate_results():
-    return run_corpus(CORPUS, get_backend("process"), checkers=False, workers=2)
+    return gate_corpus(CORPUS, get_backend("process"), checkers=False,
+                       shows_reason=_shows_reason)
 
 
 #: corpora written independently (a helper's own tasks and phrasing): each folder has its own
@@ -95,16 +124,16 @@ def test_the_gate_rejects_90_percent_of_the_defects_and_no_correct_module(gate_r
 
 
 def test_defects_are_rejected_for_their_reason_with_the_rule_and_the_case(gate_results):
-    want = {"bounds": {"input_violates_statement"}, "guarantee": {"input_violates_statement"},
-            "format": {"input_violates_statement", "oracle"},
-            "check_output": {"check_output_lenient"}, "prompt": {"prompt_hides_input", "prompt"},
-            "no_solution": {"no_solution_where_guaranteed", "self_consistency"}}
+    """Every rejected defect's report fails a check for its kind's reason (WANT), and an inputs
+    check that found an input the statement forbids shows the input, the statement and the
+    rule. A report that shows neither the reason nor (an input kind) the inputs check with
+    fail_fast is the full one (corpus_gate.py); a module of another kind rejected before the
+    inputs check is not asked about its inputs."""
     wrong = {}
     for r in gate_results:
         if r.kind == "clean" or not r.rejected:
             continue
-        reasons = {c.finding or c.name for c in r.report.failing} | {c.name for c in r.report.failing}
-        if not reasons & want[r.kind]:
+        if not _reasons(r) & WANT[r.kind]:
             wrong[r.module] = r.failing
         inputs = next(c for c in r.report.checks if c.name == "inputs")
         if inputs.finding == "input_violates_statement":

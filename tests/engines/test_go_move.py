@@ -1,7 +1,8 @@
 """The hand-written Go move bootcamp (generated_bootcamps/handwritten/go_move.py) against the real
 GNU Go: the acceptance numbers (the engine's own best move scores 1.0 on >= 99 % of 200
-positions, a random legal move below 0.5 on average), determinism, the prompt, what scores 0,
-and sandboxed scores equal to in-process ones."""
+positions of every level, most of them 9x9 ones: POSITIONS; a random legal move below 0.5 on
+average), determinism, the prompt, what scores 0, and sandboxed scores equal to in-process ones
+(one position of each level). The positions are drawn once, for every test of the file."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -24,12 +27,15 @@ from synth.engines import EngineError
 from synth.sandbox.methods import MethodServer
 
 MODULE_PATH = Path(__file__).resolve().parents[2] / "generated_bootcamps/handwritten/go_move.py"
-#: The 200 positions of the acceptance criterion, by level (fewer of the costly 13x13 middle
-#: games, whose self-play takes the longest).
-POSITIONS = {"easy": 60, "medium": 60, "hard": 45, "expert": 35}
+#: The 200 positions of the acceptance criterion, by level. The criterion is about the scoring
+#: (GNU Go's own move scores 1.0, a random legal move low), which is the same on every board:
+#: most positions are 9x9 ones, and the fewest the 13x13 middle games, whose self-play costs
+#: some ten times a 9x9 opening's (measured: 1.4 s of CPU a position, against 0.13 s; 35 of
+#: them were over half the CPU of drawing the 200). Every level keeps 20 positions or more.
+POSITIONS = {"easy": 70, "medium": 65, "hard": 45, "expert": 20}
 #: Positions drawn by one bootcamp instance (its own seed): a level's positions come in chunks
-#: that the two engine processes share out, so the costly 13x13 middle games (some 60 % of
-#: the self-play time) do not all fall on one process.
+#: that the two engine processes share out, so the costly 13x13 middle games do not all fall
+#: on one process.
 CHUNK = 5
 #: The processes that draw and score the positions: GNU Go's self-play and analysis use one
 #: core each, and the machine has two.
@@ -100,6 +106,35 @@ def _score(answer: str, case: dict[str, Any]) -> float:
     return float(Bootcamp.verify_score(Bootcamp.wrap_answer(answer), case))
 
 
+@contextmanager
+def _one_analysis() -> Iterator[None]:
+    """Within the block, the bootcamp analyses each position once: its engine move and move
+    values are kept (``go_move._analyse``: a fresh engine at a fixed level, so its result
+    depends only on the position), and a later score of the same position sets the position
+    up on a fresh engine again (for the legality check that follows) without generating the
+    move again -- most of the time of a score. Every score is still ``verify_score``'s, from
+    the same values a fresh analysis gives."""
+    analyse = go_move._analyse
+    kept: dict[str, tuple[str, dict[str, float]]] = {}
+
+    def once(gtp: Any, size: int, moves: list[tuple[str, str]], color: str,
+             komi: float = go_move.KOMI,
+             level: int = go_move.ANALYSIS_LEVEL) -> tuple[str, dict[str, float]]:
+        key = repr((size, moves, color, komi, level))
+        if key not in kept:
+            kept[key] = analyse(gtp, size, moves, color, komi=komi, level=level)
+        else:
+            gtp.new_game(size, komi, moves, level=level)
+        best, values = kept[key]
+        return best, dict(values)
+
+    go_move._analyse = once
+    try:
+        yield
+    finally:
+        go_move._analyse = analyse
+
+
 def _pool() -> ProcessPoolExecutor:
     return worker_pool(WORKERS)
 
@@ -110,14 +145,29 @@ def _chunk_positions(chunk: tuple[str, int, int]) -> list[dict[str, Any]]:
     return [camp.case_generator() for _ in range(count)]
 
 
+def _chunks() -> list[tuple[str, int, int]]:
+    """(level, seed, count) of every chunk of the positions, in their order."""
+    return [(level, 1000 + 100 * index + k, min(CHUNK, count - start))
+            for index, (level, count) in enumerate(POSITIONS.items())
+            for k, start in enumerate(range(0, count, CHUNK))]
+
+
+def _first_chunks() -> dict[str, tuple[int, int]]:
+    """Each level's first chunk: {level: (its seed, the index of its first position)}."""
+    first: dict[str, tuple[int, int]] = {}
+    start = 0
+    for level, seed, count in _chunks():
+        first.setdefault(level, (seed, start))
+        start += count
+    return first
+
+
 @pytest.fixture(scope="module")
 def positions() -> list[dict[str, Any]]:
     """The 200 positions, level by level, each level's drawn in chunks of CHUNK by instances
     of their own seeds (a chunk's cases depend only on its seed), in WORKERS processes; the
     13x13 middle games' chunks are handed out first, so the processes finish together."""
-    chunks = [(level, 1000 + 100 * index + k, min(CHUNK, count - start))
-              for index, (level, count) in enumerate(POSITIONS.items())
-              for k, start in enumerate(range(0, count, CHUNK))]
+    chunks = _chunks()
     start = time.monotonic()
     with _pool() as pool:
         drawn = dict(zip(chunks[::-1], pool.map(_chunk_positions, chunks[::-1]), strict=True))
@@ -128,10 +178,13 @@ def positions() -> list[dict[str, Any]]:
 
 def _judged(item: tuple[int, dict[str, Any]]) -> tuple[float, float]:
     """(the bootcamp's score of GNU Go's own move, its score of a random legal move -- drawn
-    from a generator seeded by the position's index) on one position."""
+    from a generator seeded by the position's index) on one position. GNU Go's own move comes
+    from the test's own engine process; the two scores share the bootcamp's one analysis of
+    the position (:func:`_one_analysis`)."""
     index, case = item
     best, legal = _engine_view(case)
-    return _score(best, case), _score(random.Random(7_000 + index).choice(legal), case)
+    with _one_analysis():
+        return _score(best, case), _score(random.Random(7_000 + index).choice(legal), case)
 
 
 def test_acceptance_best_move_scores_one_and_random_moves_score_low(
@@ -166,24 +219,26 @@ def test_what_scores_zero(positions: list[dict[str, Any]]) -> None:
         size = case["size"]
         occupied = [f"{go_move.COLUMNS[c]}{size - r}" for r, row in enumerate(case["board"])
                     for c, mark in enumerate(row) if mark != "."]
-        for answer in ["PASS", "pass", "resign", "", "Z9", f"A{size + 1}", "I5", "D4 D5",
-                       "<answer>D4</answer>", "d", "44", "D0", *occupied[:3],
-                       *case["forbidden"][:2]]:
-            assert _score(answer, case) == 0.0, answer
+        with _one_analysis():  # the occupied and forbidden points: one analysis of the position
+            for answer in ["PASS", "pass", "resign", "", "Z9", f"A{size + 1}", "I5", "D4 D5",
+                           "<answer>D4</answer>", "d", "44", "D0", *occupied[:3],
+                           *case["forbidden"][:2]]:
+                assert _score(answer, case) == 0.0, answer
         assert Bootcamp.verify_score("no answer tags D4", case) == 0.0
         assert _score(Bootcamp.reference_answer(case).lower(), case) == 1.0
 
 
-def test_cases_are_deterministic_in_another_process() -> None:
-    here = {}
+def test_cases_are_deterministic_in_another_process(positions: list[dict[str, Any]]) -> None:
+    """The first two cases of the cheapest and of the costliest level, drawn again from their
+    seed by a fresh interpreter under another PYTHONHASHSEED, are the positions the fixture
+    drew (in a worker of this process); another seed draws another case."""
+    first = _first_chunks()
     for level in ("easy", "expert"):
-        camp = Bootcamp.from_level(level, seed=5)
-        here[level] = [camp.case_generator() for _ in range(2)]
-    there = cases_in_subprocess(MODULE_PATH, "GoMoveBootcamp", seed=5, count=2,
-                                hash_seed="4242", levels=["easy", "expert"])
-    assert here == there
-    other = Bootcamp.from_level("easy", seed=6).case_generator()
-    assert other != here["easy"][0]
+        seed, index = first[level]
+        there = cases_in_subprocess(MODULE_PATH, "GoMoveBootcamp", seed=seed, count=2,
+                                    hash_seed="4242", levels=[level])
+        assert there == {level: positions[index:index + 2]}, level
+    assert positions[CHUNK] != positions[0]  # the next chunk of "easy": another seed
 
 
 def test_levels_set_board_size_and_phase(positions: list[dict[str, Any]]) -> None:
@@ -227,7 +282,7 @@ def test_sandboxed_scores_equal_in_process_scores(backend: str,
     import json
 
     code = MODULE_PATH.read_text(encoding="utf-8")
-    sample = positions[::40]
+    sample = [positions[index] for _, index in _first_chunks().values()]  # one of each level
     with MethodServer(code, backend=backend) as server:
         assert server.info["engine_status"]["gnugo"]["ok"] is True
         for case in sample:

@@ -104,3 +104,34 @@ def test_no_host_module_parses_outside_the_lock():
         for n, line in enumerate(path.read_text("utf-8").splitlines(), 1) if direct.search(line)
     ]
     assert offenders == []
+
+
+def test_a_parse_disturbed_by_a_library_thread_is_tried_again(monkeypatch):
+    """A library thread that calls ast.parse itself (outside the lock) can still move the
+    shared counter; the SystemError that gives is tried again (the source is fine), up to
+    TRIES times; any other SystemError, or the race every time, is raised."""
+    real = ast.parse
+    raised = []
+
+    def disturbed(times: int, message: str = "AST constructor recursion depth mismatch "
+                  "(before=201, after=31)"):
+        def fake(source, filename="<unknown>", **kw):
+            if len(raised) < times:
+                raised.append(message)
+                raise SystemError(message)
+            return real(source, filename=filename, **kw)
+        return fake
+
+    before = pyast.retried
+    monkeypatch.setattr(ast, "parse", disturbed(2))
+    assert isinstance(pyast.parse("x = 1").body[0], ast.Assign)
+    assert len(raised) == 2 and pyast.retried == before + 2
+    raised.clear()
+    monkeypatch.setattr(ast, "parse", disturbed(pyast.TRIES))
+    with pytest.raises(SystemError, match="mismatch"):
+        pyast.parse("x = 1")
+    raised.clear()
+    monkeypatch.setattr(ast, "parse", disturbed(1, "something else"))
+    with pytest.raises(SystemError, match="something else"):
+        pyast.parse("x = 1")
+    assert len(raised) == 1

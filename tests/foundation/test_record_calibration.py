@@ -56,7 +56,7 @@ def test_the_fields_round_trip_and_are_validated():
     ("localhost:8000/v1", "localhost:8000"),
 ])
 def test_endpoint_name_keeps_the_host_only(url: str | None, name: str):
-    from synth.training.calibrate import endpoint_name
+    from synth.library import endpoint_name
 
     assert endpoint_name(url) == name
     Calibration(solver_model="m", endpoint=endpoint_name(url), samples_requested=1,

@@ -167,7 +167,9 @@ def test_every_shipped_bootcamp_exports_100_rows_that_its_sandboxed_reward_score
             cls = trusted.bootcamp(ds)
             ref = cls.reference_answer(json.loads(gt))
             others = seen.setdefault(ds, [])
-            corrupted = next(c for c in (ref + "0", ref[::-1], ref[:-1], "0" + ref) if c != ref)
+            # "1", not "0": a trailing or leading zero on "0" is the same integer to a verifier
+            # that compares values
+            corrupted = next(c for c in (ref + "1", ref[::-1], ref[:-1], "1" + ref) if c != ref)
             # a multi-turn bootcamp's row is an episode's start (its reward: tests/multiturn);
             # one response is scored as what it is, and only compared here
             episode = issubclass(cls, MultiTurnBootcamp)

@@ -66,12 +66,13 @@ def test_a_record_without_them_hashes_as_before(tmp_path: Path) -> None:
 
 
 def test_the_bundled_sample_hashes_as_before() -> None:
-    # pinned before incorrect solutions were kept (the sample has none)
+    # pinned when every bundled task got its second solution (the hash covers the solutions;
+    # the sample has no incorrect ones, so none enter it)
     items = [t for t in get_source("codecontests").load(verify=False, min_rating=None,
                                                         max_rating=None)
              if isinstance(t, TaskDescription)]
     assert len(items) == 42  # sample.jsonl's 18 and more.jsonl's 24
     first = next(t for t in items if t.id == "codecontests/01-a-stack-leveling-40fa0bff")
     assert first.provenance.content_sha256 == \
-        "2c22c9a14115ac9ab3036126f0f894dc045d14e35106020c4bd818e6c244d767"
+        "4f2be720b6f2cae03821d7a226282f10c117227270c32070219c1e2209e178e4"
     assert all(t.provenance.content_sha256 == _old_hash(t) for t in items)

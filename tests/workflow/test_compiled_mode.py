@@ -29,7 +29,12 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Library]:
     tmp = tmp_path_factory.mktemp("compiled")
     lines = (REPO / "task_descriptions" / "codecontests" / "sample.jsonl").read_text().splitlines()
     data = tmp / "two.jsonl"
-    data.write_text("".join(lines[r - 1] + "\n" for r in RECORDS))
+    # each record with its first solution only (as many dataset rows are): the judge's solver
+    # is then the key's second voter
+    records = [json.loads(lines[r - 1]) for r in RECORDS]
+    for rec in records:
+        rec["solutions"] = {k: v[:1] for k, v in rec["solutions"].items()}
+    data.write_text("".join(json.dumps(rec) + "\n" for rec in records))
     fake = FakeEndpoint(tmp, "compiled")
     try:
         args = [sys.executable, "-m", "synth.cli", "run", "--source", "codecontests", "--path", str(data),

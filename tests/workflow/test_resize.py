@@ -152,3 +152,26 @@ def test_the_workflow_repairs_the_label_and_the_presets_and_accepts(tmp_path: Pa
     cand = run_dir / "candidates"
     assert list(cand.rglob("*.check.before_resize.json"))
     assert json.loads(next(cand.rglob("*.check.before_resize.json")).read_text())["passed"] is False
+
+
+def test_few_instances_blocks_the_commit_and_a_size_repair_answers_it():
+    """A bootcamp the gate passes but whose seeds give few different prompts (2 or 3 numbers
+    of 0..4): the workflow counts the library's instances rule among what blocks it, tells the
+    coder why in the revise feedback, and tries sizes; the first rewritten LEVELS passes the
+    gate and the rule."""
+    from helpers import TOY_SUM
+
+    from synth.workflow.nodes import blocking, feedback
+
+    few = TOY_SUM.replace('LEVELS = {"easy": {"n": 3, "hi": 9}, "hard": {"n": 8, "hi": 999}}',
+                          'LEVELS = {"easy": {"n": 2, "hi": 4}, "hard": {"n": 3, "hi": 4}}')
+    assert few != TOY_SUM
+    report = run_checks(few, backend="process")
+    assert report.passed and blocking(report) == ["instances"]
+    assert set(blocking(report)) <= SIZE_CHECKS
+    text = feedback(report)
+    assert "library's rule" in text and "widen the ranges" in text
+    fixed, _ = level_variants(few)[0]
+    after = run_checks(fixed, backend="process")
+    assert after.passed and not blocking(after), feedback(after)
+    assert not blocking(run_checks(TOY_SUM, backend="process"))

@@ -161,3 +161,30 @@ def test_a_wrong_validator_is_argued_and_rewritten_once(run):
     rec = next(r for r in lib.records() if r.task_id == task)
     assert rec.validator_sha256 == sha(VALIDATOR)
     assert (lib.root / (rec.validator_path or "")).read_text() == VALIDATOR
+
+
+def test_the_unread_policy_asks_only_where_the_statement_leaves_a_sentence_unread(tmp_path):
+    """--validator unread (the embedded model's default): a bundled task whose Input section the
+    statement's own check reads whole gets no judge-written validator (the event says why);
+    this file's task, whose even-total guarantee it cannot read, still does; --validator
+    always asks for both."""
+    from synth.commands.run import load_source_tasks
+    from synth.sources.codecontests import CodeContestsSource
+    from synth.tasks import TaskDescription
+    from synth.workflow.input_validator import _need, statement_read_whole
+    from synth.workflow.state import TaskState
+
+    path = tmp_path / "candy.jsonl"
+    path.write_text(json.dumps(record(1, "Even Split")) + "\n")
+    candy = load_source_tasks("codecontests", path, None, "process", "source")[0]
+    source = CodeContestsSource()
+    seat = source.verify(next(t for t in source.load(verify=False) if isinstance(t, TaskDescription)
+                              and t.title == "Nobody in Their Own Seat"), backend="process")
+    assert statement_read_whole(seat) and not statement_read_whole(candy)
+    for task, unread in ((seat, None), (candy, "initial")):
+        state = TaskState(task=task.model_dump(mode="json"), mode="compiled",
+                          candidates=[{"code": "x = 1\n", "mode": "compiled"}])
+        assert _need(state, task, "always") == ("initial", "")
+        reason, why = _need(state, task, "unread")
+        assert reason == unread
+        assert ("reads the whole Input section" in why) is (unread is None)

@@ -55,7 +55,9 @@ def _child(program: str, fds: tuple[int, int, int], keep: list[Any]) -> None:
     never returns."""
     status = 70
     try:
-        import io  # (imported by run_many before the first fork: these cost nothing here)
+        # (imported by run_many before the first fork, with the pkgutil that runpy.run_path
+        # imports: these cost nothing here)
+        import io
         import runpy
         import threading
         import traceback
@@ -214,6 +216,7 @@ def run_many(argv: list[str]) -> int:
     (``code`` None on a timeout, negative for a signal; ``wall_s`` from the fork to the reaping,
     ``cpu_s`` the run's user + system CPU seconds from ``wait4``)."""
     import io  # noqa: F401 -- what every run needs, imported once before the first fork
+    import pkgutil  # noqa: F401 -- runpy.run_path imports it in every run otherwise
     import runpy  # noqa: F401
     import threading  # noqa: F401
     import traceback  # noqa: F401

@@ -1,4 +1,5 @@
-"""Run one stdin -> stdout program (a reference program of the set_* corpora) on many inputs.
+"""Run one stdin -> stdout program (a reference program of the set_* corpora, or of the subtle
+corpus: subtle/_probe.py) on many inputs.
 
 ``run_many(program, stdins, timeout)`` gives for each input what
 ``subprocess.run([sys.executable, "-c", program], input=stdin, capture_output=True, text=True,
