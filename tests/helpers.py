@@ -441,6 +441,22 @@ def descendants() -> set[int]:
     return mine - {os.getpid()}
 
 
+def new_descendants(before: set[int], grace_s: float = 10.0) -> dict[int, str]:
+    """Live processes below this test process that were not in ``before`` once ``grace_s`` has
+    passed (exits in flight are waited for; on a loaded machine a killed sandbox takes a few
+    seconds to be reaped), each described (state, parent, command line) so that a leftover
+    names itself. A leak outlives any grace: it is still there."""
+    deadline = time.monotonic() + grace_s
+    while (left := descendants() - before) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    out = {}
+    for pid in sorted(left):
+        state, parent = _stat(pid) or ("gone", 0)
+        cmdline = _read(pid, "cmdline").replace(b"\0", b" ").decode(errors="replace")[:200]
+        out[pid] = f"state {state}, parent {parent}: {cmdline}"
+    return {pid: what for pid, what in out.items() if not what.startswith("state gone")}
+
+
 SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 

@@ -17,7 +17,13 @@ from typing import Any
 
 from synth.bootcamp import ANSWER_OPEN, BaseBootcamp
 from synth.gate.calls import Failure
-from synth.gate.fresh import FEW_INSTANCES, SPACE_MIN_DRAWS, FreshDraw, instance_space
+from synth.gate.fresh import (
+    EXPORT_ATTEMPTS,
+    FEW_INSTANCES,
+    SPACE_MIN_DRAWS,
+    FreshDraw,
+    instance_space,
+)
 from synth.gate.probes import (
     MUTATION_KINDS,
     SOFT_MUTATIONS,
@@ -668,12 +674,14 @@ def check_consistency(s: Suite) -> dict[str, Any]:
 
 
 def check_instances(s: Suite) -> dict[str, Any]:
-    """How many different prompts the bootcamp can give, as the consistency check's fresh
-    cases (drawn as export draws them: random seeds, every level in turn) put it
-    (:func:`synth.gate.fresh.instance_space`). Not a hard check: a bootcamp with few instances
-    is not wrong, and ``synth check`` passes it; but the library wants a generator, not a fixed
-    set, and ``synth run`` commits none with fewer than :data:`~synth.gate.fresh.FEW_INSTANCES`
-    (the finding ``few_instances``, fed back to the coder like a failure)."""
+    """How many different prompts export can get from the bootcamp, as the consistency check's
+    fresh cases (drawn as export draws them: random seeds, every level in turn) put it
+    (:func:`synth.gate.fresh.instance_space`): each level's instance space, estimated from its
+    repeats, drawn as often as export draws it for its default 250 rows. Not a hard check: a
+    bootcamp with few instances is not wrong, and ``synth check`` passes it; but the library
+    wants a generator, not a fixed set, and ``synth run`` commits none expected to give fewer
+    than :data:`~synth.gate.fresh.FEW_INSTANCES` (the finding ``few_instances``, fed back to the
+    coder like a failure)."""
     space = s.space
     if space is None:
         return result("skipped", "not run: no fresh cases were drawn (the consistency check did "
@@ -683,20 +691,22 @@ def check_instances(s: Suite) -> dict[str, Any]:
                       f"(it takes {SPACE_MIN_DRAWS})", hard=False)
     per = "; ".join(f"{level!r}: {v['distinct']} distinct of {v['draws']}, about {v['estimate']}"
                     for level, v in space["levels"].items())
+    shared = (f" (the levels share prompts, {space['shared']:.0%} as much as nested ranges "
+              "would: a shared prompt is counted once)" if space.get("shared") else "")
     if space["total"] < FEW_INSTANCES:
+        small = [level for level, v in space["levels"].items()
+                 if v["estimate"] != "unbounded" and v["estimate"] < FEW_INSTANCES]
         return result("failed", f"{space['draws']} cases drawn as export draws them (random "
-                      f"seeds, every level in turn) hold only about {round(space['total'])} "
-                      f"different prompts in all ({per}); export's default is 250 rows per "
-                      f"bootcamp and the library takes a bootcamp with at least {FEW_INSTANCES}: "
-                      "widen the ranges the levels draw from (larger values, longer inputs, "
-                      "more choices), so that seeds give different instances",
+                      f"seeds, every level in turn; per level: {per}) put export's yield at "
+                      f"about {round(space['total'])} different prompts from the "
+                      f"{EXPORT_ATTEMPTS} draws it allows itself for its default 250 rows"
+                      f"{shared}; the library takes a bootcamp expected to give at least "
+                      f"{FEW_INSTANCES}: widen the ranges that the levels "
+                      f"{', '.join(map(repr, small)) or 'all'} draw from (larger values, longer "
+                      "inputs, more choices), so that each level's seeds give different instances",
                       finding="few_instances", hard=False, levels=space["levels"])
-    return result("passed", f"about {_space_words(space['total'])} different prompts ({per})",
-                  hard=False)
-
-
-def _space_words(total: float) -> str:
-    return "no repeats: many" if total == float("inf") else f"{round(total)}"
+    return result("passed", f"about {round(space['total'])} different prompts in export's "
+                  f"{EXPORT_ATTEMPTS} draws{shared} ({per})", hard=False)
 
 
 #: tries of a reordering kind on production's cases before its acceptance there counts

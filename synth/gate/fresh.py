@@ -20,8 +20,8 @@ import threading
 import time
 from typing import Any
 
-__all__ = ["FEW_INSTANCES", "FRESH_MIN", "FRESH_MIN_S", "FRESH_S", "FreshDraw", "instance_space",
-           "space_estimate"]
+__all__ = ["EXPORT_ATTEMPTS", "FEW_INSTANCES", "FRESH_MIN", "FRESH_MIN_S", "FRESH_S", "FreshDraw",
+           "export_yield", "instance_space", "shared_fraction", "space_estimate"]
 
 #: fresh production cases drawn however slow the drawing (within FRESH_MIN_S seconds): more
 #: distinct cases than the gate's own 120, by a margin
@@ -29,10 +29,14 @@ FRESH_MIN = 256
 FRESH_MIN_S = 10.0
 #: the drawing's own budget: as many cases as it draws in this time, at least FRESH_MIN
 FRESH_S = 2.0
-#: an estimated instance space (distinct prompts export can draw, all levels together) below this
-#: is a finding: export's default is 250 rows per bootcamp (200 train, 50 test), and a bootcamp
-#: that can only say a few hundred different things is a fixed data set, not a generator
+#: distinct prompts export is expected to get (:func:`export_yield`) below this is a finding:
+#: export's default is 250 rows per bootcamp (200 train, 50 test), and a bootcamp that can only
+#: say a few hundred different things is a fixed data set, not a generator
 FEW_INSTANCES = 300
+#: the draws export allows itself for its default 250 rows (synth.training.export: at most
+#: max(3 * target, target + 100) per split: 600 for 200 train rows, 150 for 50 test rows), spread
+#: evenly over the levels
+EXPORT_ATTEMPTS = 750
 #: draws needed (all levels together) before the instance space is judged at all
 SPACE_MIN_DRAWS = 96
 
@@ -156,20 +160,72 @@ def space_estimate(draws: int, distinct: int) -> float:
     return hi
 
 
+def export_yield(estimates: list[float], nested: bool, attempts: int = EXPORT_ATTEMPTS) -> float:
+    """The distinct prompts expected from ``attempts`` draws spread evenly over levels whose
+    instance spaces have these sizes (``inf``: no repeat seen), as export draws them.
+    ``nested``: the levels share prompts (the fresh draws repeated a prompt across two
+    levels), taken as nested sets, each level's inside the next larger one (an easy range inside
+    the hard one): a prompt of the smallest set can come from every level. Else the levels'
+    prompts are disjoint and their yields add up. An unbounded level yields one prompt a draw."""
+    if not estimates:
+        return 0.0
+    per = attempts / len(estimates)
+    finite = sorted(e for e in estimates if e != float("inf"))
+    total = per * (len(estimates) - len(finite))
+    if not nested:
+        return total + sum(size * (1.0 - (1.0 - 1.0 / size) ** per) for size in finite if size >= 1)
+    previous = 0.0
+    for j, size in enumerate(finite):
+        missed = 1.0
+        for larger in finite[j:]:
+            missed *= (1.0 - 1.0 / larger) ** per if larger >= 1 else 0.0
+        total += (size - previous) * (1.0 - missed)
+        previous = size
+    return total
+
+
+def shared_fraction(sets: list[set[str]], estimates: list[float], draws: list[int]) -> float:
+    """How far the levels' prompts nest, from the fresh draws: the prompts each level shares
+    with the larger levels' draws, over what they would share were each level's space inside
+    the next larger one's (a prompt of the smaller level is then hit by a larger level's n
+    draws with probability 1 - (1 - 1/S)^n). 1: nested, 0: disjoint (clipped to [0, 1])."""
+    order = sorted(range(len(sets)), key=lambda k: estimates[k])
+    seen = expected = 0.0
+    for pos, k in enumerate(order):
+        larger = order[pos + 1:]
+        if not larger:
+            continue
+        others = set().union(*(sets[m] for m in larger))
+        seen += len(sets[k] & others)
+        missed = 1.0
+        for m in larger:
+            if estimates[m] != float("inf") and estimates[m] >= 1:
+                missed *= (1.0 - 1.0 / estimates[m]) ** draws[m]
+        expected += len(sets[k]) * (1.0 - missed)
+    if expected <= 0:
+        return 1.0 if seen else 0.0
+    return max(0.0, min(1.0, seen / expected))
+
+
 def instance_space(samples: list[tuple[str, str]], levels: list[str]) -> dict[str, Any]:
     """What the fresh draws say of the instance space: per level, draws, distinct prompts and
-    the estimated space. ``total`` is the largest level's estimate, or the distinct prompts of
-    all levels together when they are more (``inf`` when some level never repeated): levels
-    often nest (an easy range inside the hard one), so their estimates do not add up."""
+    the estimated space; ``shared``, how far the levels nest (:func:`shared_fraction`);
+    ``total``, the distinct prompts export is expected to get for its default 250 rows over
+    :data:`EXPORT_ATTEMPTS` draws (:func:`export_yield`, between the disjoint and the nested
+    yield by ``shared``)."""
     per: dict[str, list[str]] = {}
     for (case_text, _), level in zip(samples, levels, strict=False):
         per.setdefault(level, []).append(case_text)
     out: dict[str, Any] = {"draws": sum(len(v) for v in per.values()), "levels": {}}
-    total = float(len({case_text for case_text, _ in samples}))
+    estimates = []
     for level, cases in per.items():
         est = space_estimate(len(cases), len(set(cases)))
+        estimates.append(est)
         out["levels"][level] = {"draws": len(cases), "distinct": len(set(cases)),
                                 "estimate": "unbounded" if est == float("inf") else round(est)}
-        total = max(total, est)
-    out["total"] = total
+    shared = shared_fraction([set(v) for v in per.values()], estimates,
+                             [len(v) for v in per.values()])
+    out["shared"] = round(shared, 2)
+    out["total"] = (shared * export_yield(estimates, True)
+                    + (1.0 - shared) * export_yield(estimates, False))
     return out

@@ -126,6 +126,52 @@ def test_the_space_estimate_recovers_known_spaces() -> None:
     assert space_estimate(50, 1) == 1.0
 
 
+def test_export_yield_matches_export_s_own_draws() -> None:
+    """The expected distinct prompts from export's 750 draws (spread over the levels), against
+    draws made as export makes them (level by index, the split's attempts), on nested levels
+    (an easy range inside the hard one: make_a_pile's 25/97/385, 232 expected: too few, though
+    its hardest level alone holds 385) and on disjoint ones; within 6 % of the mean."""
+    from synth.gate.fresh import EXPORT_ATTEMPTS, export_yield
+
+    rng = random.Random(5)
+    for sizes, nested in (([25, 97, 385], True), ([60, 200, 900], True), ([40, 150, 120], False),
+                          ([300], False), ([12, 30], True)):
+        seen = []
+        for _ in range(40):
+            got: set[tuple[int, int]] = set()
+            for i in range(EXPORT_ATTEMPTS):
+                level = i % len(sizes)
+                value = rng.randrange(sizes[level])
+                got.add((0, value) if nested else (level, value))
+            seen.append(len(got))
+        mean = sum(seen) / len(seen)
+        assert abs(export_yield([float(s) for s in sizes], nested) - mean) <= 0.06 * mean, (
+            sizes, nested, mean)
+    assert export_yield([25.0, 97.0, 385.0], True) < 300 <= 385
+    assert export_yield([float("inf")] * 3, True) == EXPORT_ATTEMPTS
+
+
+def test_the_shared_fraction_tells_nested_levels_from_disjoint_ones() -> None:
+    """Levels drawn from nested ranges share about as many prompts as nesting predicts (near
+    1), disjoint ranges none (0), half-overlapping ranges about half."""
+    from synth.gate.fresh import shared_fraction, space_estimate
+
+    rng = random.Random(3)
+
+    def fraction(ranges: list[tuple[int, int]]) -> float:
+        sets, ests, draws = [], [], []
+        for lo, hi in ranges:
+            got = [rng.randrange(lo, hi) for _ in range(267)]
+            sets.append({str(v) for v in got})
+            ests.append(space_estimate(len(got), len(set(got))))
+            draws.append(len(got))
+        return shared_fraction(sets, ests, draws)
+
+    assert fraction([(0, 40), (0, 160), (0, 450)]) >= 0.85
+    assert fraction([(0, 40), (1000, 1160), (2000, 2450)]) == 0.0
+    assert 0.3 <= fraction([(0, 200), (100, 300)]) <= 0.7
+
+
 #: the toy task over a handful of small numbers: 2 of 0..4 when easy (25 prompts), 3 when hard
 #: (125 prompts)
 FEW = TOY_SUM.replace('LEVELS = {"easy": {"n": 3, "hi": 9}, "hard": {"n": 8, "hi": 999}}',

@@ -15,9 +15,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-import psutil
 import pytest
-from helpers import make_library
+from helpers import descendants, make_library, new_descendants
 from helpers import mastermind_feedback as _pegs
 from helpers import mastermind_score as _rule_score
 
@@ -112,19 +111,13 @@ def _identities(seed: int, count: int) -> list[dict[str, Any]]:
     return out
 
 
-def _children() -> set[int]:
-    return {p.pid for p in psutil.Process().children(recursive=True)}
-
-
-def _no_new_children(before: set[int], grace_s: float = 3.0) -> None:
-    deadline = time.monotonic() + grace_s
-    while (left := _children() - before) and time.monotonic() < deadline:
-        time.sleep(0.05)
+def _no_new_children(before: set[int]) -> None:
+    left = new_descendants(before)
     assert not left, f"sandbox processes left behind: {left}"
 
 
 def test_decoded_conversations_score_as_whole_episodes() -> None:
-    before = _children()
+    before = descendants()
     identities = _identities(7, 10)
     games = []
     with EpisodeEnv.from_library("mastermind", backend="process") as env:
@@ -226,7 +219,7 @@ def _mastermind_code() -> str:
 
 
 def test_the_filter_plays_whole_episodes_with_the_solver() -> None:
-    before = _children()
+    before = descendants()
     players: dict[str, Guesser] = {}
     asked: list[int] = []
 
@@ -269,7 +262,7 @@ def test_the_filter_plays_whole_episodes_with_the_solver() -> None:
 
 
 def test_the_filter_reports_a_breaking_environment_and_failing_solver(tmp_path: Path) -> None:
-    before = _children()
+    before = descendants()
     code = (DEFECTS / "step_raises_garbage.py").read_text()
 
     async def garbage(messages: list[dict[str, str]]) -> str:

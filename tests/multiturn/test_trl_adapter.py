@@ -13,8 +13,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-import psutil
 import pytest
+from helpers import descendants, new_descendants
 
 from synth.integrations.trl_multiturn import (
     Generation,
@@ -78,8 +78,6 @@ class Scripted:
         return Generation(f"Consistent with the feedback so far.\n<answer>{reply.value}</answer>")
 
 
-def _children() -> set[int]:
-    return {p.pid for p in psutil.Process().children(recursive=True)}
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +91,7 @@ def rows(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
 
 
 def test_adapter_plays_full_episodes_scored_like_a_replay(rows: list[dict[str, Any]]) -> None:
-    before = _children()
+    before = descendants()
     tokenizer = CharTokenizer()
     identities = {r["prompt"][-1]["content"]: r["reward_model"]["ground_truth"] for r in rows}
     num_generations = 2
@@ -159,7 +157,7 @@ def test_adapter_plays_full_episodes_scored_like_a_replay(rows: list[dict[str, A
                 assert score == 0.0
                 assert len(inp["episode_actions"]) == json.loads(truth)["max_guesses"]
     assert 0 < sum(m == "garbage" for m in model.played) < n
-    assert _children() <= before, "a sandbox process outlived the adapter"
+    assert new_descendants(before) == {}, "a sandbox process outlived the adapter"
 
 
 def test_adapter_refuses_unknown_prompts_and_single_turn_rows(rows: list[dict[str, Any]]) -> None:
@@ -191,7 +189,7 @@ def test_grpo_trainer_trains_a_step_on_episodes_its_model_plays(
     from training.tiny_lm import smollm2_tokenizer, tiny_llama
     from trl import GRPOConfig, GRPOTrainer
 
-    before = _children()
+    before = descendants()
     data = Dataset.from_list(rows[:2])
     tokenizer = smollm2_tokenizer()
     rollout = multi_turn_rollout_func(rows, max_turns=2, max_new_tokens=8, backend="process")
@@ -218,4 +216,4 @@ def test_grpo_trainer_trains_a_step_on_episodes_its_model_plays(
             assert episode.logprobs is not None
             assert len(episode.logprobs) == len(episode.completion_ids)
     assert logged[0]["reward"] == pytest.approx(sum(e.score or 0.0 for e in rollout.last) / 2)
-    assert _children() <= before, "a sandbox process outlived the trainer"
+    assert new_descendants(before) == {}, "a sandbox process outlived the trainer"

@@ -25,9 +25,15 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-import psutil
 import pytest
-from helpers import SMOLLM2_GGUF, make_library, missing_extra, smollm2_dir
+from helpers import (
+    SMOLLM2_GGUF,
+    descendants,
+    make_library,
+    missing_extra,
+    new_descendants,
+    smollm2_dir,
+)
 
 from synth.library import Library
 from synth.serving.rollout import EpisodeEnv, extract_action, replay
@@ -179,15 +185,6 @@ def _rows(paths: list[Path]) -> list[dict[str, Any]]:
     return [r for p in paths for r in pq.read_table(p).to_pylist()]
 
 
-def _children() -> set[int]:
-    return {p.pid for p in psutil.Process().children(recursive=True)}
-
-
-def _settled(before: set[int], grace_s: float = 5.0) -> set[int]:
-    deadline = time.monotonic() + grace_s
-    while _children() - before and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return _children() - before
 
 
 # -- the stand-ins -----------------------------------------------------------------------------
@@ -322,7 +319,7 @@ def test_agent_loop_plays_full_episodes_scored_like_a_replay(verl, episodes, mod
     rows = _rows([episodes])
     batch = _batch(config, tokenizer)
     assert "agent_name" not in batch.non_tensor_batch  # the recipe's default picks the loop
-    before = _children()
+    before = descendants()
     with EpisodeEnv.from_library("mastermind", backend="process") as oracle:
         server = ScriptedServer(tokenizer, oracle, {
             r["prompt"][0]["content"]: (_mode(i), r["reward_model"]["ground_truth"])
@@ -335,7 +332,7 @@ def test_agent_loop_plays_full_episodes_scored_like_a_replay(verl, episodes, mod
             verl_multiturn.close_environments()
         elapsed = time.monotonic() - t0
     assert handle.calls == []  # every episode came scored: verl called no reward function
-    assert _settled(before) == set(), "a sandbox process outlived close_environments()"
+    assert new_descendants(before) == {}, "a sandbox process outlived close_environments()"
     assert elapsed < 120, elapsed
 
     response_length = config.data.max_response_length
@@ -409,12 +406,12 @@ def test_the_response_budget_ends_an_episode(verl, episodes, model_dir, tmp_path
     batch = _batch(config, tokenizer)[:2]
     server = ScriptedServer(tokenizer, None, {
         r["prompt"][0]["content"]: ("garbage", r["reward_model"]["ground_truth"]) for r in rows})
-    before = _children()
+    before = descendants()
     try:
         output = _run(config, server, batch, RewardHandle())
     finally:
         verl_multiturn.close_environments()
-    assert _settled(before) == set()
+    assert new_descendants(before) == {}
     assert "rollout_log_probs" not in list(output.batch.keys())  # none asked: verl recomputes them
     with EpisodeEnv.from_library("mastermind", backend="process") as fresh:
         for i, row in enumerate(rows):
@@ -488,7 +485,7 @@ def test_a_bootcamp_that_breaks_the_contract_scores_zero_masked_and_logged(
     scorer = reward.RewardFunction()
     monkeypatch.setattr(reward, "_DEFAULT", scorer)  # what compute_score scores with
     findings = verl_multiturn.FINDINGS["count_up"]
-    before = _children()
+    before = descendants()
     with EpisodeEnv.from_library("mastermind", backend="process") as oracle:
         server = ScriptedServer(tokenizer, oracle, modes)
         handle = RewardHandle()
@@ -498,7 +495,7 @@ def test_a_bootcamp_that_breaks_the_contract_scores_zero_masked_and_logged(
         finally:
             verl_multiturn.close_environments()
             scorer.close()
-    assert _settled(before) == set(), "a sandbox process outlived the batch"
+    assert new_descendants(before) == {}, "a sandbox process outlived the batch"
 
     assert verl_multiturn.FINDINGS["count_up"] == findings + 2
     logged = [r.getMessage() for r in caplog.records if r.levelno == logging.ERROR]
@@ -563,13 +560,13 @@ def test_rows_it_cannot_play_are_refused_loudly(verl, episodes, model_dir, tmp_p
     pq.write_table(pa.Table.from_pylist([dict(row, prompt=other)]), tmp_path / "moved.parquet")
     config = _compose([tmp_path / "moved.parquet"], model_dir,
                       _agent_loops(tmp_path / "loops.yaml"))
-    before = _children()
+    before = descendants()
     try:
         with pytest.raises(ValueError, match="not the start of its mastermind episode"):
             _run(config, server, _batch(config, tokenizer), RewardHandle())
     finally:
         verl_multiturn.close_environments()
-    assert server.calls == [] and _settled(before) == set()
+    assert server.calls == [] and new_descendants(before) == {}
 
 
 def test_the_recipe_registers_the_loop_and_mark_export_marks_rows(verl, tmp_path, monkeypatch):
