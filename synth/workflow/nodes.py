@@ -28,7 +28,7 @@ from langgraph.types import Command
 
 from filters.self_consistency import FilterConfig, FilterResult
 from synth import compiled
-from synth.gate import CheckReport
+from synth.gate import CheckConfig, CheckReport
 from synth.library import Calibration, LibraryError, endpoint_name, find_bootcamp_class, utc_now
 from synth.models.local import MODELS
 from synth.runs import task_slug
@@ -141,8 +141,11 @@ def _key_failures(report: CheckReport) -> list[str]:
     return [f"{x.name} ({x.reason[:160]})" for x in report.failing[:KEY_FAILURES]]
 
 
-async def _gate(ctx: WorkflowContext, task: TaskDescription, c: Candidate, with_checker: dict[str, Any]
-                ) -> CheckReport:
+async def _gate(ctx: WorkflowContext, task: TaskDescription, c: Candidate, with_checker: dict[str, Any],
+                fail_fast: bool = False) -> CheckReport:
+    """The gate on ``c``, with the task's evidence. ``fail_fast``: the suite ends at the first
+    check that rejects (a trial that only has to pass, like a size repair's variant: its
+    report is kept only when nothing rejects, and then every check ran)."""
     ref = reference(task, c.get("mode") or "full")
     with_checker = dict(with_checker)
     voters = answer_key.voters(task, c, with_checker.pop("solver", None))
@@ -157,6 +160,8 @@ async def _gate(ctx: WorkflowContext, task: TaskDescription, c: Candidate, with_
         # the inputs check reads the statement: a compiled module embeds this same text; a
         # full-mode module that defines render_stdin is checked against it too
         with_checker = {**with_checker, "task_text": compiled.task_text(task)}
+    if fail_fast:
+        with_checker = {**with_checker, "config": CheckConfig(fail_fast=True)}
     async with ctx.sandbox_slots:
         report: CheckReport = await asyncio.to_thread(
             ctx.gate, c["code"] or "", reference=ref.code if ref else None,
@@ -212,7 +217,10 @@ async def _resize(ctx: WorkflowContext, task: TaskDescription, c: Candidate,
     """The gate failed ``c`` only on sizes (:data:`SIZE_CHECKS`): gate the rewritten LEVELS of
     :func:`~synth.workflow.resize.level_variants` in turn (at most :data:`MAX_SIZE_TRIALS`) and
     keep the first that passes every check, as a ``levels`` repair; else ``report`` stands. A
-    ``resize`` event says how many were tried either way."""
+    ``resize`` event says how many were tried either way. A variant's gate ends at its first
+    rejecting check (``fail_fast``): most variants fail where the candidate did, early (the
+    diversity check is sixth of the gate's checks), and a task whose reference program is slow
+    paid the whole suite, oracle included, for each of them (5 variants, 330 s of one check)."""
     own = model_part(c)
     variants = level_variants(own, task.input_spec)[:MAX_SIZE_TRIALS]
     failing = ", ".join(blocking(report))
@@ -225,7 +233,7 @@ async def _resize(ctx: WorkflowContext, task: TaskDescription, c: Candidate,
             trial["code"] = fixed
         if not trial.get("code"):
             continue
-        trial_report = await _gate(ctx, task, trial, with_checker)
+        trial_report = await _gate(ctx, task, trial, with_checker, fail_fast=True)
         if not blocking(trial_report):
             stem = f"round_{c.get('round', 0)}_{c.get('index', 0)}"
             (ctx.run.candidate_dir(task.id) / f"{stem}.check.before_resize.json").write_text(

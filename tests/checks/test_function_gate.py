@@ -23,7 +23,8 @@ from synth.tasks import TaskDescription
 
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "function"
 TASKS = {"has_close": "HumanEval/0", "sum_product": "HumanEval/8", "mean_absolute": "HumanEval/4",
-         "is_happy": "HumanEval/80", "gcd": "HumanEval/13"}
+         "is_happy": "HumanEval/80", "gcd": "HumanEval/13", "longest": "HumanEval/12",
+         "filter_by_substring": "HumanEval/7"}
 #: each defective module -> (the check that must fail, its finding)
 DEFECTS = {
     "bad_gcd_floats": ("inputs", "argument_type"),
@@ -33,8 +34,10 @@ DEFECTS = {
     "bad_mean_absolute_deviation_empty": ("oracle", "reference_raises"),
     "bad_has_close_lenient": ("static", ""),
     "bad_gcd_shown_examples": ("inputs", "answer_in_prompt"),
+    "bad_filter_by_substring_all_kept": ("prompt", ""),
 }
-GOOD = ["ok_has_close_elements", "ok_sum_product", "ok_mean_absolute_deviation", "ok_is_happy"]
+GOOD = ["ok_has_close_elements", "ok_sum_product", "ok_mean_absolute_deviation", "ok_is_happy",
+        "ok_longest_strings"]
 
 
 def _tasks() -> dict[str, TaskDescription]:

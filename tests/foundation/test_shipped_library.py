@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -58,6 +59,37 @@ def test_library_ships_enough_bootcamps():
             assert 0.03 <= rec.pass_rate <= 0.85
     for rec in records:
         assert rec.levels[:3] == ["easy", "medium", "hard"], rec.name
+
+
+def test_generated_bootcamps_are_calibrated_and_none_duplicates_another(tmp_path: Path) -> None:
+    """Every generated bootcamp: its pass rate measured by the calibration (all of at least 16
+    solver answers, no early stop) and in the band; and no two of them alike. The generated
+    records, indexed afresh as the commit's duplicate check indexes them (the same prompts, or
+    the same answers to the same arguments, on 95 % of either side's probes, or the same task
+    text): no bootcamp's probes find another of its family."""
+    import shutil
+
+    from filters.dedup import reindex
+
+    generated = [r for r in LIB.records() if r.origin == "generated"]
+    assert generated
+    for rec in generated:
+        cal = rec.calibration
+        assert cal is not None and cal.samples_answered >= 16 and (rec.samples or 0) >= 16, rec.name
+        assert rec.pass_rate is not None and 0.03 <= rec.pass_rate <= 0.85, rec.name
+    root = tmp_path / "lib"
+    shutil.copytree(LIB.root, root, ignore=shutil.ignore_patterns("_dedup", "__pycache__"))
+    manifest = json.loads((root / "manifest.json").read_text())
+    manifest["bootcamps"] = [r for r in manifest["bootcamps"] if r["name"] in
+                             {g.name for g in generated}]
+    (root / "manifest.json").write_text(json.dumps(manifest))
+    index = reindex(Library(root), backend="process")
+    assert sorted(index.entries) == sorted(r.name for r in generated)
+    families = {index.entries[r.name].family for r in generated}
+    assert {"codecontests", "humaneval"} <= families, families
+    for name, fp in index.entries.items():
+        assert len(fp) >= 24, (name, len(fp))
+        assert [p.name for p in index.duplicates(fp) if p.name != name] == [], name
 
 
 def _cases(cls: type[BaseBootcamp], level: str, n: int = CASES, seed: int = 2024) -> list[dict]:

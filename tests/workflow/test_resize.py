@@ -8,6 +8,7 @@ import ast
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from e2e import REPO, FakeEndpoint, only_run, outcomes, synth, synth_env
@@ -175,3 +176,46 @@ def test_few_instances_blocks_the_commit_and_a_size_repair_answers_it():
     after = run_checks(fixed, backend="process")
     assert after.passed and not blocking(after), feedback(after)
     assert not blocking(run_checks(TOY_SUM, backend="process"))
+
+
+def test_size_variants_are_gated_fail_fast_and_the_kept_one_ran_every_check(tmp_path: Path):
+    """Each variant is gated fail-fast (a variant that still fails ends at its first rejecting
+    check, before the slow oracle and key checks); the variant kept passed with every check
+    run, and its report is the one returned; the candidate carries the new presets as a
+    repair."""
+    import asyncio
+    import threading
+    from types import SimpleNamespace
+
+    from helpers import TOY_SUM
+
+    from synth.tasks import Provenance, TaskDescription, TaskKind
+    from synth.workflow.nodes import _resize, blocking
+
+    few = TOY_SUM.replace('LEVELS = {"easy": {"n": 3, "hi": 9}, "hard": {"n": 8, "hi": 999}}',
+                          'LEVELS = {"easy": {"n": 2, "hi": 4}, "hard": {"n": 3, "hi": 4}}')
+    calls: list[tuple[bool, Any]] = []
+    lock = threading.Lock()
+
+    def gate(code: str, **kw: Any) -> Any:
+        report = run_checks(code, **kw)
+        with lock:
+            calls.append((bool(kw.get("config") and kw["config"].fail_fast), report))
+        return report
+
+    events: list[tuple[str, dict[str, Any]]] = []
+    run = SimpleNamespace(candidate_dir=lambda _tid: tmp_path,
+                          events=SimpleNamespace(emit=lambda kind, _t, **kw: events.append((kind, kw))),
+                          root=tmp_path)
+    ctx = SimpleNamespace(gate=gate, backend="process", run=run,
+                          sandbox_slots=asyncio.Semaphore(1))
+    task = TaskDescription(id="local/toy", source="local", kind=TaskKind.DESCRIPTION, title="toy",
+                           statement="a toy task", provenance=Provenance(dataset="tests", location="here"))
+    c: dict[str, Any] = {"code": few, "mode": "full", "round": 0, "index": 0}
+    before = run_checks(few, backend="process")
+    assert blocking(before) == ["instances"]
+    after = asyncio.run(_resize(ctx, task, c, {}, before))  # type: ignore[arg-type]
+    assert calls and all(fast for fast, _ in calls)
+    assert not blocking(after) and after is calls[-1][1]
+    assert all(x.status.value != "skipped" or "fail_fast" not in x.reason for x in after.checks)
+    assert c["code"] != few and [k for k, _ in events] == ["repair", "resize"]
