@@ -476,8 +476,12 @@ def _equal_lengths(calls: list[list[tuple[str, Any] | None]], n: int) -> list[tu
     out = []
     for k in range(n):
         for m in range(k + 1, n):
-            pairs = [(c[k][1], c[m][1]) for c in calls if len(c) > m and c[k] is not None
-                     and c[m] is not None and type(c[k][1]) in sized and type(c[m][1]) in sized]
+            pairs = []
+            for c in calls:
+                first, second = (c[k], c[m]) if len(c) > m else (None, None)
+                if first is not None and second is not None and type(first[1]) in sized \
+                        and type(second[1]) in sized:
+                    pairs.append((first[1], second[1]))
             if len(pairs) >= RELATION_MIN_CALLS and any(len(a) for a, _ in pairs) and \
                     all(len(a) == len(b) for a, b in pairs):
                 out.append((k, m, len(pairs)))
@@ -517,7 +521,7 @@ def check_function_inputs(s: Suite) -> dict[str, Any]:
                        f"task's {seen} calls that passes both)")
         for li, i, args in got:
             a, b = (args[k], args[m]) if len(args) > m else (None, None)
-            if type(a) in (str, list, tuple) and type(b) in (str, list, tuple) and \
+            if isinstance(a, (str, list, tuple)) and isinstance(b, (str, list, tuple)) and \
                     len(a) != len(b):
                 return result(
                     "failed", f"{s.where(li, i)}: {want.names[k]} has length {len(a)} and "
