@@ -360,6 +360,8 @@ class Expected:
         self.examples = examples or [""] * len(names)
         #: per parameter, every literal value the task's own calls pass
         self.values = values or [[] for _ in names]
+        #: (k, m, calls): parameters k and m get values of one length in every such call
+        self.equal_lengths: list[tuple[int, int, int]] = []
 
 
 def _literal_calls(tree: ast.AST, names: set[str]) -> list[list[tuple[str, Any] | None]]:
@@ -454,8 +456,36 @@ def expected_arguments(source: str, entry: str, tests: str | None = None) -> Exp
         else:
             shapes.append(ANY)
             sources.append("nothing (no annotation, no literal example)")
-    return Expected(names, required, fn.args.vararg is not None, shapes, sources, len(calls),
-                    examples, values)
+    out = Expected(names, required, fn.args.vararg is not None, shapes, sources, len(calls),
+                   examples, values)
+    out.equal_lengths = _equal_lengths(calls, len(params))
+    return out
+
+
+#: calls of the task (docstring examples and tests) that must show a relation before the
+#: generated calls are held to it
+RELATION_MIN_CALLS = 2
+
+
+def _equal_lengths(calls: list[list[tuple[str, Any] | None]], n: int) -> list[tuple[int, int, int]]:
+    """The pairs of parameters (k, m, calls) to which every call of the task that passes both
+    as strings, lists or tuples passes values of one length, in at least
+    :data:`RELATION_MIN_CALLS` calls, one of them not empty (``string_xor('010', '110')``: a
+    bitwise function the docstring never says is defined on unequal lengths)."""
+    sized = (str, list, tuple)
+    out = []
+    for k in range(n):
+        for m in range(k + 1, n):
+            pairs = []
+            for c in calls:
+                first, second = (c[k], c[m]) if len(c) > m else (None, None)
+                if first is not None and second is not None and type(first[1]) in sized \
+                        and type(second[1]) in sized:
+                    pairs.append((first[1], second[1]))
+            if len(pairs) >= RELATION_MIN_CALLS and any(len(a) for a, _ in pairs) and \
+                    all(len(a) == len(b) for a, b in pairs):
+                out.append((k, m, len(pairs)))
+    return out
 
 
 def check_function_inputs(s: Suite) -> dict[str, Any]:
@@ -486,6 +516,20 @@ def check_function_inputs(s: Suite) -> dict[str, Any]:
                     "from the case)", finding="argument_type", call=call,
                     case=s.cases[li][i], parameter=want.names[k], expected=describe(shaped),
                     got=shape(value))
+    for k, m, seen in want.equal_lengths:
+        checked.append(f"{want.names[k]} and {want.names[m]}: of one length (every one of the "
+                       f"task's {seen} calls that passes both)")
+        for li, i, args in got:
+            a, b = (args[k], args[m]) if len(args) > m else (None, None)
+            if isinstance(a, (str, list, tuple)) and isinstance(b, (str, list, tuple)) and \
+                    len(a) != len(b):
+                return result(
+                    "failed", f"{s.where(li, i)}: {want.names[k]} has length {len(a)} and "
+                    f"{want.names[m]} length {len(b)}, where every one of the task's {seen} "
+                    f"example and test calls passing both gives them one length: generate "
+                    "arguments as the task relates them (the function is not asked about "
+                    "others)", finding="argument_relation", call=_call(s.entry_point, args),
+                    case=s.cases[li][i], parameters=f"{want.names[k]}, {want.names[m]}")
     shown = shown_calls(s.reference, s.entry_point)
     leak = answer_in_prompt(s, [(li, i, tuple(canonical(a) for a in args)) for li, i, args in got],
                             shown, "calls the docstring's examples show with their return values",

@@ -24,7 +24,7 @@ from synth.tasks import TaskDescription
 CORPUS = Path(__file__).resolve().parents[1] / "fixtures" / "function"
 TASKS = {"has_close": "HumanEval/0", "sum_product": "HumanEval/8", "mean_absolute": "HumanEval/4",
          "is_happy": "HumanEval/80", "gcd": "HumanEval/13", "longest": "HumanEval/12",
-         "filter_by_substring": "HumanEval/7"}
+         "filter_by_substring": "HumanEval/7", "string_xor": "HumanEval/11"}
 #: each defective module -> (the check that must fail, its finding)
 DEFECTS = {
     "bad_gcd_floats": ("inputs", "argument_type"),
@@ -35,9 +35,10 @@ DEFECTS = {
     "bad_has_close_lenient": ("static", ""),
     "bad_gcd_shown_examples": ("inputs", "answer_in_prompt"),
     "bad_filter_by_substring_all_kept": ("prompt", ""),
+    "bad_string_xor_unequal_lengths": ("inputs", "argument_relation"),
 }
 GOOD = ["ok_has_close_elements", "ok_sum_product", "ok_mean_absolute_deviation", "ok_is_happy",
-        "ok_longest_strings"]
+        "ok_longest_strings", "ok_string_xor"]
 
 
 def _tasks() -> dict[str, TaskDescription]:
@@ -153,3 +154,18 @@ def test_static_gate_knows_function_bootcamps() -> None:
                            f"    @classmethod\n    def {name}(cls, identity):\n        return []\n\n"
                            "    @staticmethod\n    def call_args")
         assert any(v.rule == "compiled" and name in str(v) for v in check_source(own, "synth")), name
+
+
+def test_a_relation_the_task_s_calls_share_is_named_and_one_they_do_not_is_not() -> None:
+    """The inputs check reads which arguments every call of the task passes with one length:
+    string_xor's two bit strings (its docstring example and tests), not filter_by_substring's
+    list and substring, nor a pair no call passes together."""
+    from synth.gate.functions import expected_arguments
+
+    tasks = _tasks()
+    for task_id, entry, want in (("HumanEval/11", "string_xor", [(0, 1)]),
+                                 ("HumanEval/7", "filter_by_substring", []),
+                                 ("HumanEval/12", "longest", [])):
+        task = tasks[task_id]
+        got = expected_arguments(task.references[0].code, entry, task.tests.check_code)
+        assert got is not None and [(k, m) for k, m, _ in got.equal_lengths] == want, task_id
