@@ -11,7 +11,6 @@ built (:func:`start_second_process`), so it runs while the other checks do.
 
 from __future__ import annotations
 
-import json
 import math
 import threading
 import time
@@ -20,11 +19,11 @@ from typing import Any
 
 from synth.gate import engines, intern, prompt_input, severity
 from synth.gate.calls import Candidate, Failure
+from synth.gate.functions import copied_answers
 from synth.gate.report import CHECK_NAMES
 from synth.gate.results import failure_result, mean, norm, result, show
 from synth.gate.suite import NO_REFERENCE, Suite
 from synth.sandbox.kit import json_problem
-from synth.values import ValueProblem, canonical, decode
 
 __all__ = ["CHECKS", "check_construct", "check_determinism", "check_generate", "check_load"]
 
@@ -391,32 +390,6 @@ def answer_tag(s: Suite) -> str:
     return s.tags()[0].strip()
 
 
-def _copied_answers(s: Suite, leaks: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Of a function bootcamp's cases whose prompt holds their answer, those that give it away:
-    the answer is one of the call's whole arguments (copying the input answers), or it is in
-    the prompt outside the arguments' text. An answer found only inside an argument is one of
-    its parts (the longest of the strings, the items a filter keeps): choosing it is the task.
-    A case whose arguments cannot be read stays a leak."""
-    texts = s.stdins(leaks)
-    kept = []
-    for li, i in leaks:
-        answer = norm(s.answers[(li, i)])
-        try:
-            args = decode(json.loads(texts[(li, i)] or "null"))
-            shown = [norm(canonical(a)) for a in args] if type(args) is list else None
-        except (TypeError, ValueError, ValueProblem):
-            shown = None
-        if shown is None or answer in shown:
-            kept.append((li, i))
-            continue
-        rest = norm(s.prompts[(li, i)])
-        for text in sorted(shown, key=len, reverse=True):
-            rest = rest.replace(text, " ")
-        if answer in rest:
-            kept.append((li, i))
-    return kept
-
-
 def check_prompt(s: Suite) -> dict[str, Any]:
     limit = s.cfg.prompt_max_chars
     try:
@@ -460,7 +433,7 @@ def check_prompt(s: Suite) -> dict[str, Any]:
         if hidden is not None:
             return hidden
     if leaks and s.entry_point is not None:
-        leaks = _copied_answers(s, leaks)
+        leaks = copied_answers(s, leaks)
     if leaks and len(leaks) >= max(1, math.ceil(0.25 * long_answers)):
         li, i = leaks[0]
         return result("failed", f"{len(leaks)} of {long_answers} prompts contain their own "

@@ -31,7 +31,7 @@ from typing import Any
 from synth.gate.calls import Failure
 from synth.gate.inputs import ANSWER_SHOWN_SHARE, answer_in_prompt
 from synth.gate.programs import ProgramRuns, _report
-from synth.gate.results import failure_result, result
+from synth.gate.results import failure_result, norm, result
 from synth.gate.suite import Suite
 from synth.sandbox.base import Backend, Limits, SandboxJob
 from synth.sandbox.methods import code_unit, contract_files
@@ -102,7 +102,7 @@ def run_function(backend: Backend, source: str, entry_point: str, calls: list[An
     return _report(backend.run(job, limits), len(calls))
 
 
-def _arguments(s: Suite, keys: list[tuple[int, int]]) -> list[tuple[int, int, list[Any]]] | \
+def call_arguments(s: Suite, keys: list[tuple[int, int]]) -> list[tuple[int, int, list[Any]]] | \
         dict[str, Any]:
     """(level, index, arguments) of the cases ``keys``, decoded here from the contract's JSON,
     or the failed result that says which case's arguments could not be had."""
@@ -127,6 +127,32 @@ def _arguments(s: Suite, keys: list[tuple[int, int]]) -> list[tuple[int, int, li
     return out
 
 
+def copied_answers(s: Suite, leaks: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Of a function bootcamp's cases whose prompt holds their answer (the prompt check's
+    leaks), those that give it away: the answer is one of the call's whole arguments (copying
+    the input answers), or it is in the prompt outside the arguments' text. An answer found
+    only inside an argument is one of its parts (the longest of the strings, the items a filter
+    keeps): choosing it is the task. When the arguments cannot be read, every case stays a
+    leak."""
+    got = call_arguments(s, leaks)
+    if isinstance(got, dict):
+        return leaks
+    kept = []
+    for li, i, args in got:
+        answer = norm(s.answers[(li, i)])
+        try:
+            shown = [norm(canonical(a)) for a in args]
+        except ValueProblem:
+            kept.append((li, i))
+            continue
+        rest = norm(s.prompts[(li, i)])
+        for text in sorted(shown, key=len, reverse=True):
+            rest = rest.replace(text, " ")
+        if answer in shown or answer in rest:
+            kept.append((li, i))
+    return kept
+
+
 def _call(entry: str, args: list[Any]) -> str:
     text = f"{entry}({', '.join(canonical(a) for a in args)})"
     return text if len(text) <= 2000 else text[:2000] + "..."
@@ -135,7 +161,7 @@ def _call(entry: str, args: list[Any]) -> str:
 def check_function_oracle(s: Suite) -> dict[str, Any]:
     assert s.reference is not None and s.entry_point is not None
     s.extend_cases(s.cfg.oracle_cases, s.cfg.differential_budget_s / 2)
-    got = _arguments(s, s.evenly(s.cfg.oracle_cases))
+    got = call_arguments(s, s.evenly(s.cfg.oracle_cases))
     if isinstance(got, dict):
         return got
     runs = run_function(s.backend, s.reference, s.entry_point, [encode(a) for _, _, a in got],
@@ -352,8 +378,8 @@ class Expected:
 
     def __init__(self, names: list[str], required: int, variadic: bool,
                  shapes: list[Shape], sources: list[str], calls: int,
-                 examples: list[str] | None = None, values: list[list[Any]] | None = None
-                 ) -> None:
+                 examples: list[str] | None = None, values: list[list[Any]] | None = None,
+                 equal_lengths: list[tuple[int, int, int]] | None = None) -> None:
         self.names, self.required, self.variadic = names, required, variadic
         self.shapes, self.sources, self.calls = shapes, sources, calls
         #: per parameter, one literal value the task's own calls pass (or "")
@@ -361,7 +387,7 @@ class Expected:
         #: per parameter, every literal value the task's own calls pass
         self.values = values or [[] for _ in names]
         #: (k, m, calls): parameters k and m get values of one length in every such call
-        self.equal_lengths: list[tuple[int, int, int]] = []
+        self.equal_lengths = equal_lengths or []
 
 
 def _literal_calls(tree: ast.AST, names: set[str]) -> list[list[tuple[str, Any] | None]]:
@@ -456,10 +482,8 @@ def expected_arguments(source: str, entry: str, tests: str | None = None) -> Exp
         else:
             shapes.append(ANY)
             sources.append("nothing (no annotation, no literal example)")
-    out = Expected(names, required, fn.args.vararg is not None, shapes, sources, len(calls),
-                   examples, values)
-    out.equal_lengths = _equal_lengths(calls, len(params))
-    return out
+    return Expected(names, required, fn.args.vararg is not None, shapes, sources, len(calls),
+                    examples, values, _equal_lengths(calls, len(params)))
 
 
 #: calls of the task (docstring examples and tests) that must show a relation before the
@@ -493,7 +517,7 @@ def check_function_inputs(s: Suite) -> dict[str, Any]:
     want = expected_arguments(s.reference, s.entry_point, s.function_tests)
     if want is None:
         return result("failed", f"the embedded reference defines no function {s.entry_point}()")
-    got = _arguments(s, [(li, i) for li, i, _ in s.each_case()])
+    got = call_arguments(s, [(li, i) for li, i, _ in s.each_case()])
     if isinstance(got, dict):
         return got
     checked = [f"{n}: {describe(w)} (from {src})" for n, w, src in
