@@ -457,6 +457,31 @@ def new_descendants(before: set[int], grace_s: float = 10.0) -> dict[int, str]:
     return {pid: what for pid, what in out.items() if not what.startswith("state gone")}
 
 
+def once_per_run(factory: pytest.TempPathFactory, key: str, compute: Any) -> Any:
+    """``compute()``'s result, computed once per test run. Under pytest-xdist each worker builds
+    a module's fixtures itself, so a heavy one whose tests land on both workers was built twice
+    at the same time (the Go checks: four full checks on two cores). Here the first worker to
+    ask computes it while the other waits on a file lock, then reads the pickled result from
+    the run's shared temporary folder. A ``compute`` that raises stores nothing: the next to ask
+    computes again (and fails the same way)."""
+    import fcntl
+    import pickle
+
+    root = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the run's folder, shared by its workers (popen-gw0, popen-gw1)
+    path = root / f"once-{key}.pickle"
+    with open(root / f"once-{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if path.exists():
+            return pickle.loads(path.read_bytes())
+        value = compute()
+        part = path.with_suffix(".part")
+        part.write_bytes(pickle.dumps(value))
+        part.replace(path)
+        return value
+
+
 SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 

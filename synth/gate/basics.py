@@ -215,9 +215,10 @@ def start_second_process(s: Suite) -> None:
                         break
                     reseed = None
                     entry.append(text)
-                    if not s.intern and answering:
+                    if not s.intern and answering:  # its own per-call budget (engines: 20x)
                         try:
-                            answers.append(other.answer(text, min(2.0, max(0.05, left)))[0])
+                            answers.append(other.answer(
+                                text, min(max(2.0, s.cfg.call_max_s), max(0.05, left)))[0])
                         except Failure as f:
                             if not other.server.alive:
                                 raise

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from corpus_gate import gate_corpus
+from helpers import once_per_run
 
 from synth.gate.corpus import CorpusResult, run_corpus
 from synth.gate.report import CHECK_NAMES, CheckConfig
@@ -88,9 +89,9 @@ def _shows_reason(r: CorpusResult) -> bool:
 
 
 @pytest.fixture(scope="module")
-def gate_results():
-    return gate_corpus(CORPUS, get_backend("process"), checkers=False,
-                       shows_reason=_shows_reason)
+def gate_results(tmp_path_factory):
+    return once_per_run(tmp_path_factory, "input-corpus", lambda: gate_corpus(
+        CORPUS, get_backend("process"), checkers=False, shows_reason=_shows_reason))
 
 
 #: corpora written independently (a helper's own tasks and phrasing): each folder has its own

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from corpus_gate import gate_corpus
+from helpers import once_per_run
 
 from synth.gate.corpus import CorpusResult, run_corpus
 from synth.sandbox import get_backend
@@ -43,8 +44,9 @@ def _right_reason(r: CorpusResult) -> bool:
 
 
 @pytest.fixture(scope="module")
-def with_checkers(process_backend):
-    return gate_corpus(CORPUS, process_backend, checkers=True, shows_reason=_right_reason)
+def with_checkers(process_backend, tmp_path_factory):
+    return once_per_run(tmp_path_factory, "subtle-with-checkers", lambda: gate_corpus(
+        CORPUS, process_backend, checkers=True, shows_reason=_right_reason))
 
 
 def test_with_checkers_95_percent_of_defects_rejected_and_no_clean_one(with_checkers):

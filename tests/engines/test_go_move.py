@@ -20,7 +20,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from helpers import cases_in_subprocess, worker_pool
+from helpers import cases_in_subprocess, once_per_run, worker_pool
 
 from synth import engines
 from synth.engines import EngineError
@@ -163,17 +163,23 @@ def _first_chunks() -> dict[str, tuple[int, int]]:
 
 
 @pytest.fixture(scope="module")
-def positions() -> list[dict[str, Any]]:
+def positions(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
     """The 200 positions, level by level, each level's drawn in chunks of CHUNK by instances
     of their own seeds (a chunk's cases depend only on its seed), in WORKERS processes; the
-    13x13 middle games' chunks are handed out first, so the processes finish together."""
-    chunks = _chunks()
-    start = time.monotonic()
-    with _pool() as pool:
-        drawn = dict(zip(chunks[::-1], pool.map(_chunk_positions, chunks[::-1]), strict=True))
-    out = [case for chunk in chunks for case in drawn[chunk]]
-    print(f"\n{len(out)} positions generated in {time.monotonic() - start:.1f}s")
-    return out
+    13x13 middle games' chunks are handed out first, so the processes finish together. Once
+    per run (helpers.once_per_run): both workers drawing them would be four processes on two
+    cores."""
+    def draw() -> list[dict[str, Any]]:
+        chunks = _chunks()
+        start = time.monotonic()
+        with _pool() as pool:
+            drawn = dict(zip(chunks[::-1], pool.map(_chunk_positions, chunks[::-1]),
+                             strict=True))
+        out = [case for chunk in chunks for case in drawn[chunk]]
+        print(f"\n{len(out)} positions generated in {time.monotonic() - start:.1f}s")
+        return out
+
+    return once_per_run(tmp_path_factory, "go-positions", draw)
 
 
 def _judged(item: tuple[int, dict[str, Any]]) -> tuple[float, float]:
