@@ -19,7 +19,7 @@ from typing import Any
 
 from synth.gate import engines, intern, prompt_input, severity
 from synth.gate.calls import Candidate, Failure
-from synth.gate.functions import copied_answers
+from synth.gate.functions import argument_copies, copied_answers
 from synth.gate.report import CHECK_NAMES
 from synth.gate.results import failure_result, mean, norm, result, show
 from synth.gate.suite import NO_REFERENCE, Suite
@@ -436,6 +436,14 @@ def check_prompt(s: Suite) -> dict[str, Any]:
     if leaks and s.entry_point is not None:
         leaks = copied_answers(s, leaks)
     if leaks and len(leaks) >= max(1, math.ceil(0.25 * long_answers)):
+        copies = argument_copies(s, leaks) if s.entry_point is not None else []
+        if len(copies) * 2 >= len(leaks):
+            li, i, call = copies[0]
+            return result("failed", f"{len(copies)} of {long_answers} calls return one of their "
+                          f"own arguments unchanged, so the prompt shows the answer (first: "
+                          f"{s.where(li, i)}): generate arguments that the function changes, "
+                          "so that the answer must be worked out", finding="returns_an_argument",
+                          call=call, answer=s.answers[(li, i)])
         li, i = leaks[0]
         return result("failed", f"{len(leaks)} of {long_answers} prompts contain their own "
                       f"answer verbatim (first: {s.where(li, i)})",

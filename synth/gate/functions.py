@@ -153,6 +153,26 @@ def copied_answers(s: Suite, leaks: list[tuple[int, int]]) -> list[tuple[int, in
     return kept
 
 
+def argument_copies(s: Suite, leaks: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    """Of the cases ``leaks`` (the prompt check's giveaways), those whose answer is one of the
+    call's whole arguments -- the function returned an input unchanged (a filter that keeps
+    every item, a list with no duplicates to remove) -- each with its call as text. The coder
+    is told that, not only that the prompt holds the answer: the fix is in the arguments it
+    generates."""
+    got = call_arguments(s, leaks)
+    if isinstance(got, dict):
+        return []
+    out = []
+    for li, i, args in got:
+        try:
+            shown = [norm(canonical(a)) for a in args]
+        except ValueProblem:
+            continue
+        if norm(s.answers[(li, i)]) in shown:
+            out.append((li, i, _call(s.entry_point or "f", args)))
+    return out
+
+
 def _call(entry: str, args: list[Any]) -> str:
     text = f"{entry}({', '.join(canonical(a) for a in args)})"
     return text if len(text) <= 2000 else text[:2000] + "..."

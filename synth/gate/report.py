@@ -93,7 +93,7 @@ FINDINGS: tuple[str, ...] = (
     # engine-backed bootcamps (synth.gate.engines)
     "nondeterministic_engine_settings",
     # function bootcamps' arguments (synth.gate.functions)
-    "argument_type", "argument_relation", "reference_raises",
+    "argument_type", "argument_relation", "reference_raises", "returns_an_argument",
 )
 #: What a finding means for the verdict (see the module docstring).
 Severity = Literal["reject", "convention", "cannot_judge"]
@@ -360,7 +360,8 @@ class CheckReport(BaseModel):
 
 #: A function bootcamp's findings about its arguments (:mod:`synth.gate.functions`): the
 #: revise prompt shows them first.
-_FUNCTION_FINDINGS = frozenset({"argument_type", "argument_relation", "reference_raises"})
+_FUNCTION_FINDINGS = frozenset({"argument_type", "argument_relation", "reference_raises",
+                                "returns_an_argument"})
 
 #: What each differential finding means, for the code model.
 _FINDING_TEXT = {

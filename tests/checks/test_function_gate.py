@@ -34,7 +34,7 @@ DEFECTS = {
     "bad_mean_absolute_deviation_empty": ("oracle", "reference_raises"),
     "bad_has_close_lenient": ("static", ""),
     "bad_gcd_shown_examples": ("inputs", "answer_in_prompt"),
-    "bad_filter_by_substring_all_kept": ("prompt", ""),
+    "bad_filter_by_substring_all_kept": ("prompt", "returns_an_argument"),
     "bad_string_xor_unequal_lengths": ("inputs", "argument_relation"),
 }
 GOOD = ["ok_has_close_elements", "ok_sum_product", "ok_mean_absolute_deviation", "ok_is_happy",
