@@ -51,7 +51,6 @@ from synth.gate import basics, engines
 from synth.gate.answers import check_contract
 from synth.gate.calls import Failure, ask_many
 from synth.gate.episode_consistency import check_episode_consistency
-from synth.gate.load import describe, reason_note
 from synth.gate.report import MULTI_TURN_CHECK_NAMES
 from synth.gate.results import case_size, failure_result, mean, median, result
 from synth.gate.suite import Suite
@@ -723,15 +722,12 @@ def check_levels(s: EpisodeSuite) -> dict[str, Any]:
 def check_timing(s: EpisodeSuite) -> dict[str, Any]:
     cfg = s.cfg
     lines, problems = [], []
-    k = s.timing_stretch()  # the host's load (synth.gate.load): 1.0 on an idle machine
-    gen_mean_s, step_mean_s, step_max_s = k * cfg.gen_mean_s, k * cfg.step_mean_s, \
-        k * cfg.step_max_s
     for (name, _, _), times in zip(s.levels, s.gen_times, strict=False):
         if times:
             lines.append(f"generate {name}: mean {mean(times) * 1000:.1f} ms over {len(times)}")
-            if mean(times) > gen_mean_s:
+            if mean(times) > cfg.gen_mean_s:
                 problems.append(f"case generation at level {name!r} takes {mean(times):.3f}s "
-                                f"per case on average (max {gen_mean_s:g}s)")
+                                f"per case on average (max {cfg.gen_mean_s:g}s)")
     for label, times in (("reset", s.reset_times), ("step", s.step_times),
                          ("reference_policy", s.policy_times)):
         if not times:
@@ -739,18 +735,15 @@ def check_timing(s: EpisodeSuite) -> dict[str, Any]:
         avg, top = mean(times), max(times)
         lines.append(f"{label}: mean {avg * 1000:.2f} ms, max {top * 1000:.1f} ms over "
                      f"{len(times)} calls")
-        if avg > step_mean_s or top > step_max_s:
+        if avg > cfg.step_mean_s or top > cfg.step_max_s:
             problems.append(f"{label} takes {avg * 1000:.1f} ms on average, {top:.2f}s at most "
-                            f"(budget {step_mean_s * 1000:g} ms / {step_max_s:g}s)")
+                            f"(budget {cfg.step_mean_s * 1000:g} ms / {cfg.step_max_s:g}s)")
     if s.too_slow:
         problems.append(f"the {s.too_slow} check ran out of its time budget")
-    note, load = reason_note(s.load, k), describe(s.load, k)
     if problems:
-        return result("failed", "; ".join(problems) + note, timings="\n".join(lines),
-                      host_load=load)
+        return result("failed", "; ".join(problems), timings="\n".join(lines))
     return result("passed", "generation, reset, step and reference_policy within budget "
-                  "(times measured on the host)" + note, timings="\n".join(lines),
-                  host_load=load)
+                  "(times measured on the host)", timings="\n".join(lines))
 
 
 EPISODE_CHECKS: dict[str, Callable[[EpisodeSuite], dict[str, Any]]] = {

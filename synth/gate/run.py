@@ -156,8 +156,6 @@ def run_suite(suite: Suite) -> dict[str, dict[str, Any]]:
             if suite.cfg.fail_fast and res.get("status") == "failed" and res.get("hard", True) \
                     and res.get("severity", "reject") == "reject" and not rejected_by:
                 rejected_by = name
-            if name == "timing":
-                suite.load.stop()  # what it measured stays; the rest of the suite is untimed
             if name == "generate" and res.get("status") == "passed":
                 suite.start_fresh_draw()  # the generation times are measured by now
     finally:

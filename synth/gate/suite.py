@@ -28,7 +28,6 @@ import time
 from typing import Any
 
 from synth.gate.calls import Candidate, Checker, Failure, Validator, ask_many
-from synth.gate.load import LoadProbe, stretch
 from synth.gate.programs import run_program
 from synth.gate.report import CHECK_NAMES, resolve_seeds
 from synth.sandbox.base import Backend, Limits
@@ -108,9 +107,6 @@ class Suite:
         self.handles: list[int] = []
         self.cases: list[list[str]] = []  # per level: canonical JSON text of each case
         self.gen_times: list[list[float]] = []
-        #: how much the host's other work slows a CPU-bound process while the suite runs
-        #: (:mod:`synth.gate.load`): the timing check's budgets grow by it
-        self.load = LoadProbe()
         self.answers: dict[tuple[int, int], str] = {}
         self.answer_times: list[float] = []
         self.prompts: dict[tuple[int, int], str] = {}
@@ -154,23 +150,16 @@ class Suite:
         from synth.gate.fresh import FreshDraw
 
         cfg = self.cfg
-        k = self.timing_stretch()
         for li, times in enumerate(self.gen_times):  # the timing check's budgets, per level
             built = self.construct_times[li] if li < len(self.construct_times) else 0.0
-            if times and (built + times[0] > k * cfg.gen_max_s / 2
-                          or max(times) > k * cfg.gen_max_s
-                          or sum(times) / len(times) > k * cfg.gen_mean_s):
+            if times and (built + times[0] > cfg.gen_max_s / 2 or max(times) > cfg.gen_max_s
+                          or sum(times) / len(times) > cfg.gen_mean_s):
                 # the timing check is likely to fail (a fresh case is slow: export draws each
                 # case from a new instance); the consistency check then draws if it runs at all
                 return
         if self.fresh is None and not self.intern and "consistency" in self.names:
             self.fresh = FreshDraw(self.source, self.backend, str(self.info.get("class") or ""),
                                    self.rng)
-
-    def timing_stretch(self) -> float:
-        """How far the timing budgets grow for the host's load (:func:`synth.gate.load.stretch`
-        of the probe's slowdown since the suite started)."""
-        return stretch(self.load.slowdown())
 
     def new_server(self, hashseed: int, *, shift_clock: bool = False, role: str = "") -> MethodServer:
         return MethodServer(self.source, backend=self.backend, limits=self.limits, mode=self.mode,
@@ -305,7 +294,6 @@ class Suite:
         return runs.outputs if runs.outputs is not None else runs.why("the reference program")
 
     def close(self) -> None:
-        self.load.stop()
         if self.fresh is not None:
             self.fresh.stop()
             self.fresh = None
