@@ -11,6 +11,8 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -457,6 +459,25 @@ def new_descendants(before: set[int], grace_s: float = 10.0) -> dict[int, str]:
     return {pid: what for pid, what in out.items() if not what.startswith("state gone")}
 
 
+def _run_folder(factory: pytest.TempPathFactory) -> Path:
+    root = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # the run's folder, shared by its workers (popen-gw0, popen-gw1)
+    return root
+
+
+@contextmanager
+def one_at_a_time(factory: pytest.TempPathFactory, name: str) -> Iterator[None]:
+    """Across the run's workers, one holder of ``name`` at a time (a file lock in the run's
+    shared temporary folder): the GNU Go fixtures, whose timing checks read the host's
+    clock, do not run beside each other."""
+    import fcntl
+
+    with open(_run_folder(factory) / f"alone-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
 def once_per_run(factory: pytest.TempPathFactory, key: str, compute: Any) -> Any:
     """``compute()``'s result, computed once per test run. Under pytest-xdist each worker builds
     a module's fixtures itself, so a heavy one whose tests land on both workers was built twice
@@ -467,9 +488,7 @@ def once_per_run(factory: pytest.TempPathFactory, key: str, compute: Any) -> Any
     import fcntl
     import pickle
 
-    root = factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        root = root.parent  # the run's folder, shared by its workers (popen-gw0, popen-gw1)
+    root = _run_folder(factory)
     path = root / f"once-{key}.pickle"
     with open(root / f"once-{key}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)

@@ -20,7 +20,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from helpers import cases_in_subprocess, once_per_run, worker_pool
+from helpers import cases_in_subprocess, once_per_run, one_at_a_time, worker_pool
 
 from synth import engines
 from synth.engines import EngineError
@@ -172,7 +172,7 @@ def positions(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
     def draw() -> list[dict[str, Any]]:
         chunks = _chunks()
         start = time.monotonic()
-        with _pool() as pool:
+        with one_at_a_time(tmp_path_factory, "gnugo"), _pool() as pool:
             drawn = dict(zip(chunks[::-1], pool.map(_chunk_positions, chunks[::-1]),
                              strict=True))
         out = [case for chunk in chunks for case in drawn[chunk]]
