@@ -364,7 +364,9 @@ def test_leftovers_of_dead_owners_removed_at_start_up(shared: DockerBackend) -> 
         backend = DockerBackend()
         _usable(backend)
         backend.close()
-        assert backend.stats["leftovers_removed"] >= 1
+        # the dead owner's container is gone: removed by this start-up, which counts it, or
+        # by another test worker's DockerBackend starting in the same seconds (every start-up
+        # removes dead owners' containers on the host; a full run on two workers saw that race)
         assert not container_exists(shared, made[0])
         assert container_exists(shared, made[1])  # its owner (pid 1) is alive: not ours
     finally:
