@@ -485,13 +485,10 @@ def once_per_run(factory: pytest.TempPathFactory, key: str, compute: Any) -> Any
     ask computes it while the other waits on a file lock, then reads the pickled result from
     the run's shared temporary folder. A ``compute`` that raises stores nothing: the next to ask
     computes again (and fails the same way)."""
-    import fcntl
     import pickle
 
-    root = _run_folder(factory)
-    path = root / f"once-{key}.pickle"
-    with open(root / f"once-{key}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    path = _run_folder(factory) / f"once-{key}.pickle"
+    with one_at_a_time(factory, f"once-{key}"):
         if path.exists():
             return pickle.loads(path.read_bytes())
         value = compute()

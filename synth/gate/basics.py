@@ -19,7 +19,7 @@ from typing import Any
 
 from synth.gate import engines, intern, prompt_input, severity
 from synth.gate.calls import Candidate, Failure
-from synth.gate.functions import argument_copies, copied_answers
+from synth.gate.functions import copied_answers
 from synth.gate.report import CHECK_NAMES
 from synth.gate.results import failure_result, mean, norm, result, show
 from synth.gate.suite import NO_REFERENCE, Suite
@@ -433,11 +433,11 @@ def check_prompt(s: Suite) -> dict[str, Any]:
         hidden = prompt_input.hidden_input(s)
         if hidden is not None:
             return hidden
+    copies: list[tuple[int, int, str]] = []
     if leaks and s.entry_point is not None:
-        leaks = copied_answers(s, leaks)
+        leaks, copies = copied_answers(s, leaks)
     if leaks and len(leaks) >= max(1, math.ceil(0.25 * long_answers)):
-        copies = argument_copies(s, leaks) if s.entry_point is not None else []
-        if len(copies) * 2 >= len(leaks):
+        if copies and len(copies) * 2 >= len(leaks):
             li, i, call = copies[0]
             return result("failed", f"{len(copies)} of {long_answers} calls return one of their "
                           f"own arguments unchanged, so the prompt shows the answer (first: "

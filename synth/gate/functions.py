@@ -127,17 +127,21 @@ def call_arguments(s: Suite, keys: list[tuple[int, int]]) -> list[tuple[int, int
     return out
 
 
-def copied_answers(s: Suite, leaks: list[tuple[int, int]]) -> list[tuple[int, int]]:
+def copied_answers(s: Suite, leaks: list[tuple[int, int]]
+                   ) -> tuple[list[tuple[int, int]], list[tuple[int, int, str]]]:
     """Of a function bootcamp's cases whose prompt holds their answer (the prompt check's
     leaks), those that give it away: the answer is one of the call's whole arguments (copying
     the input answers), or it is in the prompt outside the arguments' text. An answer found
     only inside an argument is one of its parts (the longest of the strings, the items a filter
     keeps): choosing it is the task. When the arguments cannot be read, every case stays a
-    leak."""
+    leak. Second, of those, the ones whose answer *is* a whole argument -- the function
+    returned an input unchanged (a filter that keeps every item, a list with no duplicates to
+    remove) -- each with its call as text: the coder is told that, since the fix is in the
+    arguments it generates."""
     got = call_arguments(s, leaks)
     if isinstance(got, dict):
-        return leaks
-    kept = []
+        return leaks, []
+    kept, copies = [], []
     for li, i, args in got:
         answer = norm(s.answers[(li, i)])
         try:
@@ -145,32 +149,16 @@ def copied_answers(s: Suite, leaks: list[tuple[int, int]]) -> list[tuple[int, in
         except ValueProblem:
             kept.append((li, i))
             continue
+        if answer in shown:
+            kept.append((li, i))
+            copies.append((li, i, _call(s.entry_point or "f", args)))
+            continue
         rest = norm(s.prompts[(li, i)])
         for text in sorted(shown, key=len, reverse=True):
             rest = rest.replace(text, " ")
-        if answer in shown or answer in rest:
+        if answer in rest:
             kept.append((li, i))
-    return kept
-
-
-def argument_copies(s: Suite, leaks: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
-    """Of the cases ``leaks`` (the prompt check's giveaways), those whose answer is one of the
-    call's whole arguments -- the function returned an input unchanged (a filter that keeps
-    every item, a list with no duplicates to remove) -- each with its call as text. The coder
-    is told that, not only that the prompt holds the answer: the fix is in the arguments it
-    generates."""
-    got = call_arguments(s, leaks)
-    if isinstance(got, dict):
-        return []
-    out = []
-    for li, i, args in got:
-        try:
-            shown = [norm(canonical(a)) for a in args]
-        except ValueProblem:
-            continue
-        if norm(s.answers[(li, i)]) in shown:
-            out.append((li, i, _call(s.entry_point or "f", args)))
-    return out
+    return kept, copies
 
 
 def _call(entry: str, args: list[Any]) -> str:
