@@ -56,13 +56,13 @@ echo "== ruff"; .venv/bin/ruff check .
 mypy_pid=$!
 echo "== mypy runs beside the tests; pytest starts $SECONDS s after this script did"
 set +e
-# two pytest-xdist workers (tests/conftest.py groups the tests by file and hands out the
-# heaviest first, by tests/weights.json): on 2 cores the suite is CPU-bound, serially it leaves a
+# two pytest-xdist workers (tests/xdist_groups.py: a test file is one unit of work, the
+# heaviest handed out first, by tests/weights.json): on 2 cores the suite is CPU-bound, serially it leaves a
 # core idle. SYNTH_TEST_WORKERS=1 runs serially, N > 1 on N workers.
 n_workers="${SYNTH_TEST_WORKERS:-2}"
 workers=()
 if [ "$n_workers" -gt 1 ]; then
-    workers=(-n "$n_workers" --dist loadgroup --no-loadscope-reorder)
+    workers=(-n "$n_workers" --dist loadscope --no-loadscope-reorder)
 fi
 .venv/bin/python -m pytest -q -p no:cacheprovider --durations=30 "${workers[@]}" "$@"
 rc=$?

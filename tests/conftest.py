@@ -16,9 +16,9 @@ sys.path.insert(0, str(REPO / "tests"))
 # A global switch: any real model request in tests must fail loudly.
 os.environ["OPENAI_BASE_URL"] = "http://127.0.0.1:9/never-a-real-endpoint"
 os.environ.setdefault("OPENAI_API_KEY", "sk-test-never-sent")
-# the CLI's rich consoles are made at import, and one made while COLUMNS is set keeps that width
-# for good: pytest-xdist's workers run with COLUMNS=80, which then wraps every in-process CLI
-# test's output whatever COLUMNS the test gives. Without it the width is read at each print.
+# pytest-xdist's workers run with COLUMNS=80, which would wrap the output of every in-process CLI
+# test that gives no COLUMNS of its own (the CLI's consoles read the width at each print:
+# synth/commands/console.py).
 os.environ.pop("COLUMNS", None)
 
 
@@ -48,31 +48,22 @@ def listener() -> Iterator[Any]:
     lst.close()
 
 
-# pytest-xdist (`SYNTH_TEST_WORKERS=2 bash scripts/test.sh` runs `-n 2 --dist loadgroup
-# --no-loadscope-reorder`): each test file is one group, so a module's shared fixtures are built
-# once, on one worker; these folders are one group each (one Ray cluster, one local model server
-# at a time). Groups are handed out heaviest first, by the seconds in tests/weights.json (per
-# group, from a run's --junitxml; a group not in it comes last), so that no long group starts
-# at the end.
-ONE_GROUP_FOLDERS = ("ray", "smoke")
-WEIGHTS = REPO / "tests" / "weights.json"
-
-
-def _group_of(item: pytest.Item) -> str:
-    rel = Path(str(item.path)).resolve().relative_to(REPO / "tests")
-    if rel.parts[0] in ONE_GROUP_FOLDERS:
-        return rel.parts[0]
-    return rel.with_suffix("").as_posix()
+# pytest-xdist (scripts/test.sh runs two workers): tests/xdist_groups.py makes each test file one
+# unit of work (its module fixtures built once, on one worker) and hands the units out heaviest
+# first. Workers sort their collections alike; the controller schedules by file.
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if getattr(config.option, "dist", "no") != "loadgroup":
-        return
-    import json
+    if hasattr(config, "workerinput"):  # an xdist worker (a serial run keeps the file order)
+        from xdist_groups import order_by_weight
 
-    weights: dict[str, float] = json.loads(WEIGHTS.read_text()) if WEIGHTS.exists() else {}
-    groups = {id(item): _group_of(item) for item in items}
-    for item in items:
-        item.add_marker(pytest.mark.xdist_group(groups[id(item)]))
-    # a group's tests are next to each other in collection order, and the sort is stable
-    items.sort(key=lambda item: -weights.get(groups[id(item)], 0.0))
+        order_by_weight(items)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    if config.getvalue("dist") not in ("loadscope", "loadgroup"):
+        return None
+    from xdist_groups import make_scheduler
+
+    return make_scheduler(config, log)

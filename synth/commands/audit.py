@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 from rich.text import Text
+
+from synth.commands.console import Console
 
 if TYPE_CHECKING:  # the gate and the sandbox are imported when an audit runs, not for --help
     from synth.reporting.audit import Audit, Module, ModuleAudit, Target

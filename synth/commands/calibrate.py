@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from synth.commands.console import Console
 from synth.commands.library import LibraryOpt, SandboxOpt, fail, open_library
 
 if TYPE_CHECKING:

@@ -21,9 +21,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 from rich.text import Text
+
+from synth.commands.console import Console
 
 if TYPE_CHECKING:  # the gate and the sandbox are imported when a check runs, not for --help
     from synth.gate import CheckReport, Voter

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from synth.commands.console import Console
 from synth.commands.tables import add_columns
 
 if TYPE_CHECKING:  # the CLI's start-up imports this module: pydantic only when exporting

@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from synth.commands.console import Console
 from synth.commands.tables import add_columns
 
 if TYPE_CHECKING:  # synth.library (pydantic, filelock) is imported by the commands that use it

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
+from synth.commands.console import Console
 from synth.commands.tables import NAME_HEADERS, name_column, other_column
 
 if TYPE_CHECKING:  # pandas, jinja2 and openai (synth.models.llm) are imported when a report is made

@@ -18,12 +18,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console, Group
+from rich.console import Group
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from synth.commands.console import Console
 from synth.commands.tables import name_column, other_column
 
 if TYPE_CHECKING:  # synth.reporting.review pulls in the gate, the filter and the sandbox: imported on use

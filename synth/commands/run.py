@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console, Group
+from rich.console import Group
 from rich.table import Table
 
+from synth.commands.console import Console
 from synth.commands.tables import name_column, other_column
 
 if TYPE_CHECKING:  # heavy imports (openai, langgraph) happen only when `synth run` runs

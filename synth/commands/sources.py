@@ -11,10 +11,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console, Group
+from rich.console import Group
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
+
+from synth.commands.console import Console
 
 if TYPE_CHECKING:  # the sources (pydantic, yaml, their readers) are imported by the commands
     from synth.sources.base import Item, Source

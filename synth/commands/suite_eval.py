@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from synth.commands.console import Console
 from synth.commands.library import LibraryOpt, SandboxOpt, fail, open_library
 from synth.commands.tables import add_columns
 

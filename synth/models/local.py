@@ -60,6 +60,10 @@ class EmbeddedModel:
     #: the coder's output limit: the code model needs room for a module; the smoke model only
     #: repeats itself after a few hundred tokens, and its output is never accepted anyway
     coder_max_tokens: int = 1536
+    #: llama-server's threads; None: one per core. Two threads that share their cores with
+    #: another busy process wait on each other at every token: beside one spinning process,
+    #: SmolLM2-135M wrote 0.3 tokens/s on 2 threads and 26 on 1 (bench/llama_threads.py)
+    threads: int | None = None
 
     @property
     def file_name(self) -> str:
@@ -113,6 +117,9 @@ SMOLLM2 = EmbeddedModel(
     ctx_per_slot=8192,
     parallel=1,
     coder_max_tokens=256,
+    # the smoke model runs beside other work (the gate's checks, the other test worker): one
+    # thread, which that work cannot stall (idle, two threads read and write about 2x faster)
+    threads=1,
     notice=(
         "synth: using the embedded smoke-test model SmolLM2-135M (llama.cpp on 127.0.0.1). It is far "
         "too weak to produce accepted bootcamps: this checks the pipeline end to end in minutes."
@@ -204,11 +211,12 @@ class LocalModelServer:
     """``with LocalModelServer(model) as server: server.base_url`` — started and stopped here."""
 
     def __init__(self, model: EmbeddedModel = QWEN_CODER, *, parallel: int | None = None,
-                 threads: int | None = None, start_timeout_s: float = 180.0,
-                 cache_dir: Path | None = None) -> None:
+                 threads: int | None = None, poll: int | None = None,
+                 start_timeout_s: float = 180.0, cache_dir: Path | None = None) -> None:
         self.model = model
         self.parallel = parallel or model.parallel
-        self.threads = threads or max(1, os.cpu_count() or 1)
+        self.threads = threads or model.threads or max(1, os.cpu_count() or 1)
+        self.poll = poll
         self.start_timeout_s = start_timeout_s
         self.cache_dir = cache_dir
         self.proc: subprocess.Popen[bytes] | None = None
@@ -229,6 +237,7 @@ class LocalModelServer:
             "--ctx-size", str(self.model.ctx_per_slot * self.parallel), "--parallel", str(self.parallel),
             "--threads", str(self.threads), "--alias", self.model.alias, "--no-webui",
             "--cache-reuse", "256", "--jinja",
+            *(["--poll", str(self.poll)] if self.poll is not None else []),
         ]
 
     def start(self) -> LocalModelServer:

@@ -564,3 +564,30 @@ def test_an_extraction_set_on_the_class_after_its_body_is_reported_in_the_handsh
     patched = TOY_SUM + "\nToySumBootcamp.extract_output = staticmethod(lambda r: r[-3:])\n"
     with server(patched) as s:
         assert any("defines extract_output" in t for t in s.info["tampered"]), s.info
+
+
+def test_the_shifted_heap_moves_fresh_objects_when_the_layout_repeats() -> None:
+    """The determinism check's second process shifts its heap (kit/setup.py:shift_heap): with
+    the address layout made to repeat (ASLR off, ``setarch -R``), a fresh object's id is the
+    same in every plain run and differs between shifted runs."""
+    import platform
+    import shutil
+    import subprocess
+    import sys
+
+    if shutil.which("setarch") is None:
+        pytest.fail("setarch (util-linux) is missing")
+    repo = Path(__file__).resolve().parents[2]
+    probe = ("import sys; sys.path.insert(0, {repo!r}); from synth.sandbox.kit import setup; "
+             "{shift}print(id(object()) % 10000)")
+
+    def ids(shift: str) -> list[str]:
+        code = probe.format(repo=str(repo), shift=shift)
+        return [subprocess.run(["setarch", platform.machine(), "-R", sys.executable, "-c", code],
+                               capture_output=True, text=True, check=True, timeout=60).stdout
+                for _ in range(4)]
+
+    plain = ids("")
+    assert len(set(plain)) == 1, plain  # the layout repeats: an id-drawn case would agree
+    shifted = ids("b = setup.shift_heap(); ")
+    assert len(set(shifted)) >= 3, shifted

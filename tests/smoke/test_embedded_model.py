@@ -110,3 +110,19 @@ def test_no_endpoint_means_the_embedded_coder_for_every_role():
     _, _, none = resolve_models(None, None, None, None, None, None, env={"OPENAI_API_KEY": "k"})
     assert none is None
     assert set(MODELS) == {"local", "local-smoke"}
+
+
+def test_the_smoke_model_serves_on_one_thread_the_code_model_on_every_core(tmp_path: Path):
+    """Two threads sharing their cores with another busy process stall at every token
+    (bench/llama_threads.py): the smoke model, which runs beside the gate and the tests, gets one."""
+    import os
+
+    from synth.models.local import LocalModelServer
+
+    def threads(server: LocalModelServer) -> str:
+        cmd = server.command(tmp_path / "m.gguf", "llama-server")
+        return cmd[cmd.index("--threads") + 1]
+
+    assert threads(LocalModelServer(SMOLLM2)) == "1"
+    assert threads(LocalModelServer(QWEN_CODER)) == str(os.cpu_count() or 1)
+    assert threads(LocalModelServer(SMOLLM2, threads=2)) == "2"

@@ -156,6 +156,19 @@ def _shift_clock() -> None:
         setattr(time, name, shifted(getattr(time, name), int(CLOCK_SHIFT_S * 1e9)))
 
 
+def shift_heap() -> list[Any]:
+    """Objects of random sizes and counts, for the caller to keep alive: what the bootcamp then
+    allocates lands at other addresses than in an unshifted process, so ``id()`` of a fresh
+    object (or anything drawn from an address) differs between the determinism check's two
+    processes even where the system repeats the address layout (ASLR off, or an offset that
+    is a multiple of what the bootcamp reduces the address by)."""
+    draw = os.urandom(1100)
+    ballast: list[Any] = [bytes(b * 2) for b in draw[:1024]]  # every small-object size class
+    ballast += [object() for _ in range(draw[1024])]
+    ballast += [bytearray(1 + draw[1025 + k] * 1024) for k in range(8)]  # the malloc heap
+    return ballast
+
+
 def _signal_facade() -> types.ModuleType:
     """What a bootcamp gets for ``import signal`` in the guarded server: the real module's
     constants, and functions that do nothing (each with empty globals and builtins). The real
@@ -228,8 +241,10 @@ def serve(argv: list[str], guard: bool = True) -> int:
     os.dup2(2, 1)  # the bootcamp's prints go to stderr, never into the protocol
     sys.stdout = sys.stderr
     signal.signal(signal.SIGALRM, signal.default_int_handler)
+    ballast = None  # held by this frame, which lives as long as the session
     if "--shift-clock" in argv[3:]:
         _shift_clock()
+        ballast = shift_heap()  # noqa: F841 (kept alive, not read)
     # 2. what the bootcamp may import, and the contract, before the guard
     for name in ALLOWED_MODULES:
         importlib.import_module(name)
