@@ -63,6 +63,11 @@ n_workers="${SYNTH_TEST_WORKERS:-2}"
 workers=()
 if [ "$n_workers" -gt 1 ]; then
     workers=(-n "$n_workers" --dist loadscope --no-loadscope-reorder)
+    # one thread per worker in the native libraries (torch's OpenMP, BLAS): a pool of threads
+    # that waits on a thread the other worker's test has taken the core from crawls (the GRPO
+    # test took 30 s serially and 160 s beside the other worker)
+    export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}" MKL_NUM_THREADS="${MKL_NUM_THREADS:-1}"
+    export OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-1}"
 fi
 .venv/bin/python -m pytest -q -p no:cacheprovider --durations=30 "${workers[@]}" "$@"
 rc=$?

@@ -91,6 +91,22 @@ TOY_CRASHY = TOY_SUM.replace("ToySumBootcamp", "ToyCrashyBootcamp").replace(
 )
 
 
+def library_sample(*, engines: bool = False) -> list[str]:
+    """The shipped bootcamps a test of a path that treats every bootcamp alike runs on: every
+    hand-written one (each answer format and the multi-turn one) and the first generated one of
+    each source, so that such a test's cost does not grow with the library (what must hold for
+    every shipped bootcamp is tests/foundation/test_reward.py's, test_shipped_library.py's and
+    tests/checks/test_library_gate.py's). ``engines``: the engine-backed ones too."""
+    lib = Library()
+    records = {name: lib.record(name) for name in lib.list_bootcamps()}
+    names = [n for n, r in records.items() if r.origin != "generated" and (engines or not r.engines)]
+    first: dict[str, str] = {}
+    for name, record in records.items():
+        if record.origin == "generated" and (engines or not record.engines):
+            first.setdefault(record.source, name)
+    return names + sorted(first.values())
+
+
 def make_library(root: Path, **bootcamps: str) -> Library:
     lib = Library(root)
     for name, code in bootcamps.items():

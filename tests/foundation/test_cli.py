@@ -9,21 +9,18 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import TOY_SUM
+from helpers import TOY_SUM, library_sample
 
 from synth.library import Library
 from synth.training.reward import RewardFunction
 
 SYNTH = [sys.executable, "-m", "synth.cli"]
 NAMES = Library().list_bootcamps()
-# The CLI's export acceptance runs on the hand-written engine-free bootcamps and the first
-# generated one of each source: every shipped bootcamp's export, in the sandbox, is
-# tests/foundation/test_reward.py's (engine-backed ones: tests/engines); this file holds the
-# command line's path, whose cost would otherwise grow with the library.
-_RECORDS = {n: Library().record(n) for n in NAMES}
-QUICK = [n for n, r in _RECORDS.items() if r.origin == "handwritten" and not r.engines]
-QUICK += sorted({n.split("_", 1)[0]: n for n, r in reversed(_RECORDS.items())
-                 if r.origin == "generated" and not r.engines}.values())
+# the command line's path is the same for every bootcamp: the export acceptance and `library
+# show` run on a sample (tests/helpers.py:library_sample), whose cost does not grow with the
+# library; engine-backed bootcamps draw cases by self-play (tests/engines exports those)
+QUICK = library_sample()
+SHOWN = library_sample(engines=True)
 
 
 def run(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -52,7 +49,7 @@ def test_library_list_json_records():
         assert name in table
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", SHOWN)
 def test_library_show_each(name: str):
     res = run("library", "show", name, "--level", "hard", "--seed", "3")
     for needle in ("prompt", "reference answer", "class", "case (level=hard, seed=3)"):

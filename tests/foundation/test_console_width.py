@@ -4,6 +4,7 @@ width COLUMNS held when the command modules were imported."""
 from __future__ import annotations
 
 import io
+import os
 
 import pytest
 from rich.console import Console as RichConsole
@@ -24,7 +25,8 @@ def test_a_console_made_under_a_narrow_columns_prints_wide_later(monkeypatch: py
     ours = Console(file=io.StringIO())
     plain = RichConsole(file=io.StringIO())
     monkeypatch.setenv("COLUMNS", "250")
-    assert ours.width == 250 and _lines(ours) == 1
+    assert ours.width == 250 and _lines(ours) == 1, (os.environ.get("COLUMNS"), ours.is_terminal,
+                                                     ours.is_dumb_terminal, ours.size)
     # rich alone keeps the width of its making: what this module is for
     assert plain.width == 60 and _lines(plain) > 1
     monkeypatch.setenv("COLUMNS", "50")
@@ -55,3 +57,16 @@ def test_every_command_module_makes_its_consoles_here():
                    suite_eval):
         consoles = [v for v in vars(module).values() if isinstance(v, RichConsole)]
         assert consoles and all(isinstance(c, Console) for c in consoles), module.__name__
+
+
+def test_the_width_follows_an_environment_replaced_after_rich_was_imported(
+        monkeypatch: pytest.MonkeyPatch):
+    """`datasets`' Dataset.map(num_proc=...) puts a copy in place of os.environ; rich keeps
+    reading the mapping it found at import, so a COLUMNS set afterwards never reached it (9 CLI
+    tests wrapped at 80 columns when a training test had run before them in the same worker)."""
+    import copy
+
+    monkeypatch.setattr(os, "environ", copy.deepcopy(os.environ))
+    monkeypatch.setenv("COLUMNS", "250")
+    assert Console(file=io.StringIO()).width == 250
+    assert RichConsole(file=io.StringIO()).width != 250  # rich alone reads the old mapping

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 from cluster import LocalRayCluster, alive, descendants
+from helpers import library_sample
 
 from synth.integrations import ray_reward
 from synth.integrations.ray_reward import (
@@ -62,13 +63,14 @@ def _responses(rows: list[dict[str, Any]]) -> list[tuple[str, Any, str, Any]]:
 
 @pytest.fixture(scope="module")
 def shipped_rows(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
-    """Exported rows of every shipped bootcamp (verl's shape), and dataset items with the
-    answers the dataset gives. 10 rows a bootcamp (8 train, 2 test), but 3 (2 and 1) of an
-    engine-backed one (go_move, go_game): it draws each case and scores each answer by engine
-    play, about a second a row, and 3 rows still give it every kind of response of
-    :func:`_responses` (the previous row's answer included)."""
+    """Exported rows of the library's sample (every hand-written bootcamp, the engine-backed
+    ones included, and the first generated one of each source: tests/helpers.py), in verl's
+    shape, and dataset items with the answers the dataset gives. 10 rows a bootcamp (8 train,
+    2 test), but 3 (2 and 1) of an engine-backed one (go_move, go_game): it draws each case and
+    scores each answer by engine play, about a second a row, and 3 rows still give it every
+    kind of response of :func:`_responses` (the previous row's answer included)."""
     lib = Library()
-    names = lib.list_bootcamps()
+    names = library_sample(engines=True)
     engine_backed = [n for n in names if lib.record(n).engines]
     rows = []
     for part, per_bootcamp, test_per_bootcamp in (
@@ -87,7 +89,7 @@ def shipped_rows(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any
         for item in BootcampDataset(name, size=4, seed=5, backend="process"):
             rows.append({"data_source": f"bootcamp/{name}", "answer": item["answer"],
                          "ground_truth": json.dumps(item["metadata"]["identity"])})
-    assert len({r["data_source"] for r in rows}) == len(Library().list_bootcamps()) >= 8
+    assert len({r["data_source"] for r in rows}) == len(names) >= 8
     return rows
 
 
