@@ -1,7 +1,7 @@
 """Benchmark the embedded server's threads beside a busy core: how fast it reads and writes.
 
-    .venv/bin/python bench/llama_threads.py [--model local-smoke] [--configs 2:50,2:0,1:0]
-                                            [--busy 0,1] [--max-tokens 64]
+    .venv/bin/python bench/llama_threads.py [--model local-smoke] [--configs 2:50,1:50]
+                                            [--busy 0,1] [--max-tokens 32]
 
 A config is ``THREADS:POLL`` (llama-server's ``--threads`` and ``--poll``, the share of a wait
 its threads spend spinning). On 2 cores the server rarely has the machine to itself: the gate
@@ -17,6 +17,7 @@ and each one's ratio to the first config at the same load. It prints a line per 
 from __future__ import annotations
 
 import argparse
+import functools
 import multiprocessing
 import sys
 import time
@@ -25,7 +26,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench._common import setup  # noqa: E402
+from bench._common import Ticker, setup  # noqa: E402
 
 BOOTCAMPS = ("humaneval_36_fizz_buzz", "codecontests_16_f_bulbs_without_long_glows",
              "codecontests_06_c_divisors_loyal_to_their_digits", "game24")
@@ -73,9 +74,9 @@ def main() -> int:
     setup()
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--model", default="local-smoke", help="local (1.5B coder) or local-smoke (135M)")
-    ap.add_argument("--configs", default="2:50,2:0,1:0", help="THREADS:POLL, the first is the baseline")
+    ap.add_argument("--configs", default="2:50,1:50", help="THREADS:POLL, the first is the baseline")
     ap.add_argument("--busy", default="0,1", help="busy processes beside the server, per round")
-    ap.add_argument("--max-tokens", type=int, default=64)
+    ap.add_argument("--max-tokens", type=int, default=32)
     args = ap.parse_args()
     text = long_prompt()
     configs = [tuple(int(x) for x in c.split(":")) for c in args.configs.split(",")]
@@ -89,7 +90,9 @@ def main() -> int:
             base: dict[str, float] | None = None
             for threads, poll in configs:
                 t0 = time.perf_counter()
-                row = measure(args.model, threads, poll, text, args.max_tokens)
+                with Ticker(functools.partial(str, f"{threads} threads, poll {poll}, {busy} busy"),
+                            every_s=30):
+                    row = measure(args.model, threads, poll, text, args.max_tokens)
                 base = base or row
                 print(f"{busy:>4} {threads:>7} {poll:>4} {row['read']:>8.1f} "
                       f"{row['read'] / max(base['read'], 1e-9):>6.2f} {row['write']:>8.1f} "

@@ -23,7 +23,8 @@ def test_a_console_made_under_a_narrow_columns_prints_wide_later(monkeypatch: py
     monkeypatch.setenv("COLUMNS", "60")
     monkeypatch.setenv("LINES", "20")
     ours = Console(file=io.StringIO())
-    plain = RichConsole(file=io.StringIO())
+    # (rich reads the mapping that was os.environ at its import: datasets may have replaced it)
+    plain = RichConsole(file=io.StringIO(), _environ=os.environ)
     monkeypatch.setenv("COLUMNS", "250")
     assert ours.width == 250 and _lines(ours) == 1, (os.environ.get("COLUMNS"), ours.is_terminal,
                                                      ours.is_dumb_terminal, ours.size)
