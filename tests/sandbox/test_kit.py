@@ -572,8 +572,6 @@ def test_the_shifted_heap_moves_fresh_objects_when_the_layout_repeats() -> None:
     same in every plain run and differs between shifted runs."""
     import platform
     import shutil
-    import subprocess
-    import sys
 
     if shutil.which("setarch") is None:
         pytest.fail("setarch (util-linux) is missing")
