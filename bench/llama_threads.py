@@ -3,14 +3,14 @@
     .venv/bin/python bench/llama_threads.py [--model local-smoke] [--configs 2:50,1:50]
                                             [--busy 0,1] [--max-tokens 32]
 
-A config is ``THREADS:POLL`` (llama-server's ``--threads`` and ``--poll``, the share of a wait
+A config is ``THREADS:POLL`` (the server's ``--threads`` and ``--poll``, the share of a wait
 its threads spend spinning). On 2 cores the server rarely has the machine to itself: the gate
 runs sandboxed checks beside the model calls, and in the tests another worker runs. A thread
 that spins on a core another process needs, or waits for a thread that lost its core, can cost
 far more than the core. For each ``--busy`` count (processes spinning in pure Python beside
 the server) and each config this starts the model on 127.0.0.1, reads one long prompt (about
 1,500 tokens, from shipped bootcamps' cases) and writes exactly ``--max-tokens`` tokens
-(``ignore_eos``), and prints llama-server's own timings: tokens per second read and written,
+(``ignore_eos``), and prints the server's own timings: tokens per second read and written,
 and each one's ratio to the first config at the same load. It prints a line per measurement.
 """
 

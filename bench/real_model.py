@@ -18,7 +18,7 @@ llama.cpp on 127.0.0.1), then reads the run folder and prints, side by side:
 A JSON summary of both modes goes to ``OUT/real_model.json`` (the README's figures come from
 it).
 
-Without ``--quick`` or ``--real`` it only checks that ``llama-server`` and the model files are
+Without ``--quick`` or ``--real`` it only checks that the model server and the model files are
 here (scripts/setup.sh installs them), prints the two commands and exits: a model run does not
 fit a few minutes on 2 cores. ``--quick``: the smoke model (``local-smoke``, SmolLM2-135M: it
 never writes a working bootcamp, so it measures the path and its costs, not the yield), 1 task,
@@ -162,7 +162,7 @@ def missing(model: str) -> str | None:
     from synth.models.local import MODELS, LocalModelError, find_server, model_file
 
     if find_server() is None:
-        return "llama-server is not installed: run scripts/setup.sh (it builds llama.cpp)"
+        return "no model server: run scripts/setup.sh (it installs the [local] extra, xllamacpp)"
     try:
         model_file(MODELS[model])
     except LocalModelError as exc:

@@ -5,7 +5,7 @@
 The filter and ``--calibrate`` send the solver many independent answers to short prompts (a
 bootcamp's rendered cases). With one slot (the coder's setting: its long cached prefix) they
 queue; llama.cpp can instead decode several sequences in one batch. For each slot count this
-starts the embedded code model (``llama-server``, 127.0.0.1) with that many slots, sends the same
+starts the embedded code model (llama.cpp's server, 127.0.0.1) with that many slots, sends the same
 ``--requests`` prompts (cases of shipped bootcamps, as the solver sees them) with
 ``--requests`` in flight, and prints, side by side, the wall time, the tokens written, the
 tokens per second in all and the ratio to the first slot count. Each run asks for exactly
@@ -77,7 +77,7 @@ def main() -> int:
     rows = [measure(int(s), texts, args.max_tokens) for s in args.slots.split(",")]
     base = rows[0]["tokens_per_s"]
     print(f"{args.requests} solver prompts in flight, {args.max_tokens} tokens each, "
-          "Qwen2.5-Coder-1.5B Q4 on llama-server")
+          "Qwen2.5-Coder-1.5B Q4 on llama.cpp's server")
     print(f"{'slots':>5} {'wall s':>8} {'tokens':>7} {'tokens/s':>9} {'ratio':>6}")
     for r in rows:
         print(f"{r['slots']:>5} {r['wall_s']:>8.1f} {r['tokens']:>7.0f} {r['tokens_per_s']:>9.1f} "

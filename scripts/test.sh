@@ -4,35 +4,19 @@
 # (pytest's "no tests collected" included).
 #
 # What can overlap does: the system pieces (apt, Docker, the sandbox image) install while pip
-# installs the package; the llama-server build runs at nice 19 while the tests run (the tests of
-# the local model wait for it); mypy runs beside pytest. Each step's seconds are printed.
+# installs the package; mypy runs beside pytest. Each step's seconds are printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export SYNTH_EXTRAS="${SYNTH_EXTRAS:-dev,local,train,ray}"
 # the extras installed here are required: a test that needs one fails instead of skipping
 export SYNTH_REQUIRE_EXTRAS="$SYNTH_EXTRAS"
-export SYNTH_BUILD_IN_BACKGROUND=1
 logs="$(mktemp -d)"
 sys_pid="" mypy_pid=""
 cleanup() {  # a step that fails ends what still runs beside it
     for p in $sys_pid $mypy_pid; do kill "$p" 2>/dev/null || true; done
-    p="$(cat .venv/share/llama-server.build.pid 2>/dev/null)" && kill -- -"$p" 2>/dev/null || true
     rm -rf "$logs"
 }
 trap cleanup EXIT
-wait_build() {
-    local pidf=.venv/share/llama-server.build.pid rcf=.venv/share/llama-server.build.rc
-    [ -f "$pidf" ] || return 0
-    while [ ! -f "$rcf" ] && kill -0 "$(cat "$pidf")" 2>/dev/null; do sleep 2; done
-    local rc; rc="$(cat "$rcf" 2>/dev/null || echo lost)"
-    rm -f "$pidf"
-    if [ "$rc" != 0 ]; then
-        tail -40 .venv/share/llama-server.build.log >&2
-        echo "error: the llama-server build failed (exit $rc)" >&2
-        return 1
-    fi
-}
-
 t=$SECONDS
 if [ -f scripts/system_deps.sh ]; then
     SYNTH_NO_PROBE=1 SYNTH_SYSTEM_ONLY=1 bash scripts/system_deps.sh >"$logs/system_deps.log" 2>&1 &
@@ -78,7 +62,6 @@ wait "$mypy_pid" || mypy_rc=$?
 mypy_pid=""
 echo "== mypy"; cat "$logs/mypy.log"
 [ "$mypy_rc" -eq 0 ] || { echo "error: mypy found problems (above)" >&2; rc=1; }
-wait_build || rc=1
-echo "== mypy and the llama-server build were waited for $((SECONDS - t)) s after the tests"
+echo "== mypy was waited for $((SECONDS - t)) s after the tests"
 if [ "$rc" -eq 5 ]; then echo "error: pytest collected no tests" >&2; exit 1; fi
 exit "$rc"

@@ -529,31 +529,14 @@ def smollm2_dir() -> str:
     return str(path.parent)
 
 
-def local_server(timeout_s: float = 1800.0) -> str:
-    """The built ``llama-server``, waiting for it when scripts/test.sh's setup still builds it in
-    the background (``.venv/share/llama-server.build.pid`` without its ``.rc``). A failed build
-    fails the test with its log; no server at all skips it, or fails it when the run requires the
-    [local] extra."""
+def local_server() -> list[str]:
+    """The command that starts llama.cpp's server (the [local] extra's xllamacpp wheel); without
+    it the test skips, or fails when the run requires the [local] extra."""
     from synth.models.local import find_server
 
-    share = Path(sys.executable).parent.parent / "share"
-    pid_file, rc_file = share / "llama-server.build.pid", share / "llama-server.build.rc"
-    deadline = time.monotonic() + timeout_s
-    while pid_file.exists() and not rc_file.exists() and time.monotonic() < deadline:
-        try:
-            os.kill(int(pid_file.read_text()), 0)
-        except (OSError, ValueError):
-            break  # the build's shell is gone without writing its exit status
-        time.sleep(2)
-    if pid_file.exists():
-        rc = rc_file.read_text().strip() if rc_file.exists() else "none (the build ended without one, or is still running)"
-        if rc != "0":
-            log = share / "llama-server.build.log"
-            tail = log.read_text(errors="replace")[-2000:] if log.exists() else "(no log)"
-            pytest.fail(f"the background llama-server build failed: exit {rc}\n{tail}", pytrace=False)
     server = find_server()
     if server is None:
-        missing_extra("local", "LOCAL MODEL NOT INSTALLED: scripts/setup.sh builds llama-server and installs the models")
+        missing_extra("local", "LOCAL MODEL NOT INSTALLED: scripts/setup.sh installs the [local] extra and the models")
     assert server is not None
     return server
 

