@@ -44,7 +44,7 @@ def test_local_model_smoke_run(tmp_path: Path):
     res = subprocess.run(
         [sys.executable, "-m", "synth.cli", "run", "--source", "local", "--path", str(tasks),
          "--library", str(tmp_path / "lib"), "--runs-dir", str(tmp_path / "runs"),
-         "--sandbox", "process", "--model", "local-smoke", "--candidates", "1", "--rounds", "1", "--samples", "4",
+         "--sandbox", "process", "--model", "local-smoke", "--candidates", "1", "--rounds", "0", "--samples", "4",
          "--exemplars", "0"],
         env=env, capture_output=True, text=True, timeout=1200, cwd=REPO,
     )
@@ -61,6 +61,24 @@ def test_local_model_smoke_run(tmp_path: Path):
     assert all(c["endpoint"].startswith("http://127.0.0.1:") for c in calls)
     assert sum(c["tokens_out"] for c in calls if c["ok"]) > 0
     assert_no_leftovers(SERVER_MODULE, before=before)  # the server was stopped
+
+
+def _a_call_in_flight(pids: set[int]) -> bool:
+    """Whether the server among ``pids`` is processing a request (its ``/slots`` says so; its
+    port is read from its command line)."""
+    import urllib.request
+
+    for pid in pids:
+        try:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            port = int(argv[argv.index(b"--port") + 1])
+            opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+            with opener.open(f"http://127.0.0.1:{port}/slots", timeout=2) as resp:
+                if any(slot.get("is_processing") for slot in json.load(resp)):
+                    return True
+        except (OSError, ValueError, IndexError):
+            continue
+    return False
 
 
 @pytest.mark.parametrize("phase", ["starting", "running"])
@@ -85,10 +103,10 @@ def test_a_terminated_run_stops_the_server_it_started(tmp_path: Path, phase: str
         while not (pids_with(SERVER_MODULE) - before) and time.monotonic() < deadline:
             time.sleep(0.2)
         assert pids_with(SERVER_MODULE) - before, "the server never started"
-        while phase == "running" and time.monotonic() < deadline and not any(
-                (tmp_path / "runs").glob("*/events.jsonl")):
-            time.sleep(0.2)  # the first event: the server answered and the run has begun
-        assert phase == "starting" or any((tmp_path / "runs").glob("*/events.jsonl"))
+        while phase == "running" and time.monotonic() < deadline and not _a_call_in_flight(
+                pids_with(SERVER_MODULE) - before):
+            time.sleep(0.2)  # the server's slot is busy: the run's first model call is in flight
+        assert phase == "starting" or _a_call_in_flight(pids_with(SERVER_MODULE) - before)
         start = time.monotonic()
         proc.send_signal(signal.SIGTERM)
         assert_no_leftovers(SERVER_MODULE, grace_s=15, before=before)  # at once, not at exit
