@@ -62,7 +62,10 @@ class EmbeddedModel:
     #: the coder's output limit: the code model needs room for a module; the smoke model only
     #: repeats itself after a few hundred tokens, and its output is never accepted anyway
     coder_max_tokens: int = 1536
-    #: the server's threads; None: one per core. Two threads that share their cores with
+    #: the server's threads; None: one per core but one, which is left to the gate's checks (in a
+    #: run they run beside the model calls of another task). In the campaigns' ledgers up to
+    #: 2026-12-07, 32 of 207 coder calls (50+ tokens) on two threads of two cores wrote under 3
+    #: tokens/s and took 77 % of all generation time. Two threads that share their cores with
     #: another busy process wait on each other at every token: beside one spinning process,
     #: SmolLM2-135M wrote 0.3 tokens/s on 2 threads and 26 on 1 (bench/llama_threads.py)
     threads: int | None = None
@@ -224,7 +227,7 @@ class LocalModelServer:
                  start_timeout_s: float = 180.0, cache_dir: Path | None = None) -> None:
         self.model = model
         self.parallel = parallel or model.parallel
-        self.threads = threads or model.threads or max(1, os.cpu_count() or 1)
+        self.threads = threads or model.threads or max(1, (os.cpu_count() or 1) - 1)
         self.poll = poll
         self.start_timeout_s = start_timeout_s
         self.cache_dir = cache_dir
