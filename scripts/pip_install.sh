@@ -28,6 +28,9 @@ PY
 )
     cert="$(.venv/bin/python -m pip config list 2>/dev/null | sed -n "s/^.*\.cert='\(.*\)'$/\1/p" | head -1)"
     if [ -n "$cert" ] && [ -f "$cert" ]; then export SSL_CERT_FILE="${SSL_CERT_FILE:-$cert}"; fi
-    exec .venv/bin/uv pip install --python .venv/bin/python "${uv_args[@]}" "$@"
+    # --compile-bytecode: pip writes the .pyc files at install time, uv does not; where
+    # PYTHONDONTWRITEBYTECODE is set (CI here), every process would then compile what it imports
+    # (importing ray, torch, transformers, pydantic and langgraph: 6-9 s against 2.8 s)
+    exec .venv/bin/uv pip install --compile-bytecode --python .venv/bin/python "${uv_args[@]}" "$@"
 fi
 exec .venv/bin/python -m pip install "$@"

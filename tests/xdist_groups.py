@@ -1,8 +1,7 @@
 """How the suite is split between pytest-xdist workers (``scripts/test.sh`` runs ``-n 2 --dist
 loadscope``): a test file is one unit of work, so its module fixtures are built once, on one
 worker; a folder in :data:`ONE_GROUP_FOLDERS` is one unit (one Ray cluster, one local model
-server at a time; the GNU Go tests, whose two heaviest fixtures each hold the machine-wide
-"gnugo" lock: as two units handed out first, one worker idled until the other's was done). Units are handed out heaviest first, by the seconds in ``tests/weights.json``,
+server at a time). Units are handed out heaviest first, by the seconds in ``tests/weights.json``,
 so that no long unit starts at the end.
 
 Why a scheduler of our own: xdist's ``loadgroup`` names a test's group by rewriting
@@ -20,7 +19,7 @@ from typing import Any
 import pytest
 
 TESTS = Path(__file__).resolve().parent
-ONE_GROUP_FOLDERS = ("ray", "smoke", "engines")
+ONE_GROUP_FOLDERS = ("ray", "smoke")
 WEIGHTS = TESTS / "weights.json"
 
 

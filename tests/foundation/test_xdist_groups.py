@@ -51,7 +51,7 @@ def test_unit_of_reads_the_file_or_the_one_group_folder() -> None:
     assert unit_of("foundation/test_cli.py::Klass::test_x") == "foundation/test_cli"
     assert unit_of("tests/ray/test_run_executor.py::test_a") == "ray"
     assert unit_of("tests/smoke/deep/test_local.py::test_b") == "smoke"
-    assert unit_of("tests/engines/test_go_move.py::test_c@engines") == "engines"
+    assert unit_of("tests/engines/test_go_move.py::test_c@engines") == "engines/test_go_move"
     assert unit_of("tests/checks/test_gate_defects.py::test_c") == "checks/test_gate_defects"
 
 
