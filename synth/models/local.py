@@ -291,7 +291,7 @@ class LocalModelServer:
         if self.proc is not None and self.proc.poll() is None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, signal.SIGTERM)
-            try:  # the server finishes the request in hand first: 10 s measured, not waited
+            try:  # the server finishes the request in hand first (llama-server: 10 s measured), not waited
                 self.proc.wait(STOP_GRACE_S)
             except subprocess.TimeoutExpired:
                 with contextlib.suppress(ProcessLookupError):
