@@ -329,6 +329,11 @@ class Session(Protocol):
         """The last few KB the process wrote to stderr."""
         ...
 
+    def root_pid(self) -> int | None:
+        """The host pid whose process tree is the job (for :mod:`synth.sandbox.runqueue`),
+        or None when the job's processes are not a tree of a process of the host's."""
+        ...
+
     def returncode(self) -> int | None:
         """Popen-style return code once the process has exited, else ``None``."""
         ...

@@ -262,6 +262,10 @@ class DockerSession:
         self._err.append(chunk)
         return False
 
+    def root_pid(self) -> int | None:
+        """None: the job runs under the engine's shim, not under a process of the host's."""
+        return None
+
     def stderr_tail(self) -> str:
         if not self._stream.eof:  # what is waiting on the stream (stdout kept for recv_line)
             self._stream.pump(time.monotonic() + 0.05, self._keep_out, self._on_err)

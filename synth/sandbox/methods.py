@@ -79,6 +79,7 @@ from synth.sandbox.kit import (
     REPLY_OPEN,
     contract_modules,
 )
+from synth.sandbox.runqueue import TreeClock, call_cost
 from synth.text.utf8 import ESCAPED_NOTE, describe, escape_value, find_unencodable
 
 __all__ = [
@@ -250,6 +251,9 @@ class Reply:
     traceback: str = ""
     elapsed_s: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
+    #: what the call cost: ``elapsed_s`` less the time the job's processes waited for a CPU
+    #: that the host gave to other work (:func:`synth.sandbox.runqueue.call_cost`)
+    cost_s: float = 0.0
 
     @property
     def ok(self) -> bool:
@@ -475,6 +479,8 @@ class MethodServer:
         self._ids = 0
         self.calls = 0
         self.started = 0
+        #: the session's process tree, read by the kernel's clocks (a call's cost)
+        self.clock = TreeClock(None)
 
     # -- life cycle -----------------------------------------------------------------------
     def start(self) -> Reply:
@@ -495,6 +501,7 @@ class MethodServer:
             self.dead = self.load_reply = reply
             return reply
         self.started += 1
+        self.clock = TreeClock(self.session.root_pid())
         self.prefix = b""
         reply = self._receive(0, self.start_timeout_s, t0, "load", first=True)
         if reply.ok and type(reply.value) is not dict:
@@ -551,6 +558,7 @@ class MethodServer:
             line = encode_request(rid, method, body)
         except (TypeError, ValueError) as exc:
             return Reply(Outcome.ERROR, kind="usage", error=f"request not JSON: {exc}")
+        self.clock.sample()  # what the job did between calls is no call's
         t0 = time.monotonic()
         try:
             self.session.send(line, timeout_s=timeout_s + GRACE_S)
@@ -563,6 +571,7 @@ class MethodServer:
         self.calls += 1
         reply = self._receive(rid, timeout_s + GRACE_S, t0, method)
         reply.elapsed_s = time.monotonic() - t0
+        reply.cost_s = call_cost(reply.elapsed_s, self.clock.sample())
         return reply
 
     def _receive(self, rid: int, timeout_s: float, t0: float, method: str,

@@ -143,6 +143,10 @@ class ProcessSession:
             del self._buf[: len(self._expect)]
             self._expect = b""
 
+    def root_pid(self) -> int | None:
+        """The launcher's pid: the job is its process tree."""
+        return self._proc.pid if self._proc.poll() is None else None
+
     def stderr_tail(self) -> str:
         """The last 4 KB of stderr, plus a line naming a kill at the cgroup memory limit
         (so that ``classify_exit`` on the tail reports OOM)."""

@@ -52,6 +52,9 @@ class ScriptedSession:
     def stderr_tail(self) -> str:
         return "scripted stderr"
 
+    def root_pid(self) -> int | None:
+        return None
+
     def returncode(self) -> int | None:
         return self.code
 

@@ -1,0 +1,110 @@
+"""What the kernel says a sandboxed job's processes ran and waited for: CPU time and run-queue
+time (``/proc/PID/task/TID/schedstat``: nanoseconds on a CPU, nanoseconds runnable but waiting
+for one), summed over the job's process tree.
+
+The gate's time budgets are measured on the host's clock. On a loaded host a call's wall time
+grows by the time the job waited for a CPU that the host gave to other work, which says
+nothing about the bootcamp. :class:`TreeClock` measures that wait, so that a call's cost can
+be taken as its wall time less it (:func:`call_cost`).
+
+Everything here is read by the trusted host from the kernel; nothing the job says is asked.
+The job cannot use it to look cheaper than it is:
+
+* a process that leaves the tree (double fork to init) or ends between two samples takes its
+  waiting with it: that only makes the job look *slower* (less is subtracted);
+* a job that inflates its own run-queue time by starting busy processes that compete with each
+  other burns CPU doing it, and a call's cost is never less than the CPU time the tree used
+  during it (:func:`call_cost`);
+* a job that sleeps does not wait on the run queue: sleeping costs its full wall time.
+
+Where there is no tree to read (the Docker backend's processes belong to the engine's shim, a
+kernel without schedstat, a process gone), the clock reads nothing and a call costs its wall
+time, as before.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+__all__ = ["Sample", "TreeClock", "call_cost"]
+
+#: the most processes walked in one sample (a job's tree is a handful: its launcher, the
+#: method server, an engine; a fork bomb's tree is cut here, which only subtracts less)
+MAX_PROCESSES = 64
+
+
+@dataclass(frozen=True)
+class Sample:
+    """Seconds a job's processes ran (``cpu_s``) and waited runnable (``wait_s``) between two
+    samples of a :class:`TreeClock`."""
+
+    cpu_s: float = 0.0
+    wait_s: float = 0.0
+
+
+def call_cost(elapsed_s: float, sample: Sample) -> float:
+    """A call's cost on the host's clock: its wall time less the time the job's processes
+    waited for a CPU, but never less than the CPU time they used (see the module docstring)."""
+    return max(elapsed_s - sample.wait_s, min(sample.cpu_s, elapsed_s), 0.0)
+
+
+def _read(path: str) -> str | None:
+    try:
+        with open(path, encoding="ascii") as f:
+            return f.read()
+    except (OSError, ValueError):
+        return None
+
+
+@dataclass
+class TreeClock:
+    """Cumulative CPU and run-queue nanoseconds of the process tree under ``root`` (a host
+    pid: the sandbox's launcher), per thread, so that :meth:`sample` returns what the tree did
+    since the previous sample. ``root`` None: every sample is empty."""
+
+    root: int | None
+    _seen: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._seen = self._totals()
+
+    def _totals(self) -> dict[tuple[int, int], tuple[int, int]]:
+        """(pid, tid) -> (ns on a CPU, ns waiting) of every thread of the tree now."""
+        out: dict[tuple[int, int], tuple[int, int]] = {}
+        if self.root is None:
+            return out
+        todo, walked = [self.root], 0
+        while todo and walked < MAX_PROCESSES:
+            pid = todo.pop()
+            walked += 1
+            try:
+                tids = os.listdir(f"/proc/{pid}/task")
+            except OSError:
+                continue
+            for tid in tids:
+                base = f"/proc/{pid}/task/{tid}/"
+                stat = _read(base + "schedstat")
+                if stat is not None:
+                    fields = stat.split()
+                    if len(fields) >= 2 and fields[0].isdigit() and fields[1].isdigit():
+                        out[(pid, int(tid))] = (int(fields[0]), int(fields[1]))
+                children = _read(base + "children")
+                if children:
+                    todo.extend(int(c) for c in children.split() if c.isdigit())
+        return out
+
+    def sample(self) -> Sample:
+        """What the tree ran and waited since the previous sample (threads that appeared since
+        count from zero; threads that ended are left out)."""
+        if self.root is None:
+            return Sample()
+        now = self._totals()
+        cpu = wait = 0
+        for key, (ran, waited) in now.items():
+            ran0, waited0 = self._seen.get(key, (0, 0))
+            if ran >= ran0 and waited >= waited0:  # else a reused id: count nothing for it
+                cpu += ran - ran0
+                wait += waited - waited0
+        self._seen = now
+        return Sample(cpu / 1e9, wait / 1e9)
