@@ -86,11 +86,16 @@ class ExportSummary(BaseModel):
 
 
 class ExportError(Exception):
-    """A bootcamp failed while exporting; the message names it, the row and the exception."""
+    """A bootcamp failed while exporting; the message names it, the row and the exception.
+    ``traceback``: the bootcamp's traceback or the sandbox's stderr tail, also attached as a
+    note (a caller that lets the error through shows it with the message)."""
 
     def __init__(self, message: str, traceback: str = "") -> None:
         super().__init__(message)
         self.traceback = traceback
+        if traceback.strip():
+            self.add_note("the bootcamp's traceback or the sandbox's stderr:\n"
+                          + traceback.rstrip()[-1500:])
 
 
 def case_seed(seed: int, name: str, split: str, index: int) -> int:

@@ -193,6 +193,8 @@ def test_a_raising_bootcamp_names_the_row_and_the_exception(tmp_path: Path):
     assert "bootcamp 'picky'" in message and f"row test[{row}]" in message, message
     assert "ValueError: cannot render" in message
     assert "prompt_func" in info.value.traceback
+    # and where the error is not caught, the evidence shows with the message
+    assert any("prompt_func" in note for note in info.value.__notes__)
     assert not out.exists()  # nothing half-written
 
 
