@@ -240,12 +240,17 @@ def copy_candidates(prompt: str, answer: str, open_: str, close: str) -> list[st
         run = sorted(want, key=place.__getitem__)
         if _whole_list(seq, sorted(place.values())):
             found.append(answer if run == want else _in_format(answer, run))
+    # the window of n items slides along; ``off`` counts the items whose count in it differs
+    # from the answer's (0: the window is an arrangement of the answer's items)
     window = Counter(seq[:n])
+    off = sum(window[k] != need[k] for k in set(need) | set(window))
     for start in range(len(seq) - n + 1):
         if start:
-            window[seq[start - 1]] -= 1
-            window[seq[start + n - 1]] += 1
-        if +window == need and _whole_list(seq, list(range(start, start + n))):
+            for item, step in ((seq[start - 1], -1), (seq[start + n - 1], 1)):
+                was = window[item] == need[item]
+                window[item] += step
+                off += was - (window[item] == need[item])
+        if off == 0 and _whole_list(seq, list(range(start, start + n))):
             run = seq[start:start + n]
             text = answer if run == want else _in_format(answer, run)
             if text not in found:

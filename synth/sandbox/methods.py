@@ -558,7 +558,6 @@ class MethodServer:
             line = encode_request(rid, method, body)
         except (TypeError, ValueError) as exc:
             return Reply(Outcome.ERROR, kind="usage", error=f"request not JSON: {exc}")
-        self.clock.sample()  # what the job did between calls is no call's
         t0 = time.monotonic()
         try:
             self.session.send(line, timeout_s=timeout_s + GRACE_S)
@@ -571,6 +570,9 @@ class MethodServer:
         self.calls += 1
         reply = self._receive(rid, timeout_s + GRACE_S, t0, method)
         reply.elapsed_s = time.monotonic() - t0
+        # since the previous call's reply: the job idles between calls, blocked on its
+        # request pipe (work it does there only adds to this call's CPU and to no discount:
+        # call_cost never goes below the CPU time)
         reply.cost_s = call_cost(reply.elapsed_s, self.clock.sample())
         return reply
 

@@ -15,7 +15,13 @@ The job cannot use it to look cheaper than it is:
 * a job that inflates its own run-queue time by starting busy processes that compete with each
   other burns CPU doing it, and a call's cost is never less than the CPU time the tree used
   during it (:func:`call_cost`);
-* a job that sleeps does not wait on the run queue: sleeping costs its full wall time.
+* a job that sleeps does not wait on the run queue: sleeping costs its full wall time. (One
+  that slept in one thread while another, starved on a loaded host, piled up waiting would get
+  a discount; bootcamp code can start neither a thread nor a process: the static check and
+  the sandbox's import guard refuse ``threading``, ``_thread``, ``subprocess`` and ``os``.)
+
+One sample per call, at its reply (:class:`synth.sandbox.methods.MethodServer`): between two
+calls the job idles, blocked on its request pipe.
 
 Where there is no tree to read (the Docker backend's processes belong to the engine's shim, a
 kernel without schedstat, a process gone), the clock reads nothing and a call costs its wall
@@ -51,10 +57,15 @@ def call_cost(elapsed_s: float, sample: Sample) -> float:
 
 def _read(path: str) -> str | None:
     try:
-        with open(path, encoding="ascii") as f:
-            return f.read()
-    except (OSError, ValueError):
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
         return None
+    try:
+        return os.read(fd, 4096).decode("ascii", "replace")
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 @dataclass
