@@ -259,14 +259,16 @@ def test_the_reward_agrees_with_a_direct_run_of_the_suite(code_library: Library,
     # the direct run, once per distinct (suite, program)
     todo = {(key, program) for key, _, text in responses
             if (program := reference_program(text)) is not None}
-    with ThreadPoolExecutor(2) as ex:
+    # six at a time: most of the direct run's time is the hostile programs' walls (a daemon, a
+    # sleep, a flood each wait out their limit, idle), not CPU
+    with ThreadPoolExecutor(6) as ex:
         verdicts = dict(zip(todo, ex.map(
             lambda item: reference_passes(backend, oracle, suites[item[0]], item[1]), todo),
             strict=True))
     t_reference = time.monotonic() - t0
 
     label = f"synth-code-agree-{secrets.token_hex(4)}"
-    score = make_compute_score(code_library.root, backend="process", runners=2)
+    score = make_compute_score(code_library.root, backend="process", runners=4)
     score._code_reward().label = label
     rows = {key: code_row(suite) for key, suite in suites.items()}
 
@@ -276,7 +278,7 @@ def test_the_reward_agrees_with_a_direct_run_of_the_suite(code_library: Library,
                      row["extra_info"], fraction=fraction)
 
     try:
-        with ThreadPoolExecutor(4) as ex:
+        with ThreadPoolExecutor(8) as ex:
             all_or_nothing = list(ex.map(lambda r: reward(r, False), responses))
             fractions = list(ex.map(lambda r: reward(r, True), responses))
     finally:
