@@ -91,7 +91,7 @@ def check_construct(s: Suite) -> dict[str, Any]:
             s.handles.append(s.construct(params, seed + li))
         except Failure as f:
             return failure_result(f, f"constructing LEVELS[{name!r}] = {params!r}:")
-        s.construct_times.append(s.cand.last_cost)
+        s.construct_times.append(s.cand.last_elapsed)
         s.levels.append((name, params, seed + li))
     s.levels_built = True
     start_second_process(s)

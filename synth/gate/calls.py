@@ -87,9 +87,11 @@ class Candidate:
     #: engine-backed bootcamps (set after the load): per instance handle, the commands each
     #: generated case sent the engines (``engine_log`` after each ``generate``), in order
     gen_logs: dict[int, list[Any]] | None = None
-    #: the cost of the latest question (:attr:`Reply.cost_s`: its seconds on the host's
-    #: clock less the job's run-queue wait)
-    last_cost: float = 0.0
+    #: the seconds of the latest question on the host's clock
+    last_elapsed: float = 0.0
+    #: of all the questions' seconds, those the job waited for a CPU (:attr:`Reply.waited_s`)
+    waited_s: float = 0.0
+    asked_s: float = 0.0
 
     # -- load -----------------------------------------------------------------------------
     def load(self) -> dict[str, Any]:
@@ -107,10 +109,12 @@ class Candidate:
     # -- questions ------------------------------------------------------------------------
     def ask(self, method: str, params: dict[str, Any], limit: float) -> tuple[Any, float]:
         reply = self.server.call(method, params, timeout_s=limit)
-        self.last_cost = reply.cost_s
+        self.last_elapsed = reply.elapsed_s
+        self.waited_s += reply.waited_s
+        self.asked_s += reply.elapsed_s
         if not reply.ok:
             raise _fail(reply)
-        return reply.value, reply.cost_s
+        return reply.value, reply.elapsed_s
 
     def construct(self, params: dict[str, Any], seed: int, limit: float = 10.0) -> int:
         handle, _ = self.ask("construct", {"params": params, "seed": seed}, limit)
@@ -365,4 +369,4 @@ def ask_many(server: MethodServer, calls: list[tuple[str, dict[str, Any]]],
         else:
             raise Failure("error", "broke the method-call protocol: malformed batch item",
                           finding="protocol")
-    return out, reply.cost_s
+    return out, reply.elapsed_s

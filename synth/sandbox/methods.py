@@ -79,7 +79,7 @@ from synth.sandbox.kit import (
     REPLY_OPEN,
     contract_modules,
 )
-from synth.sandbox.runqueue import TreeClock, call_cost
+from synth.sandbox.runqueue import TreeClock
 from synth.text.utf8 import ESCAPED_NOTE, describe, escape_value, find_unencodable
 
 __all__ = [
@@ -251,9 +251,10 @@ class Reply:
     traceback: str = ""
     elapsed_s: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
-    #: what the call cost: ``elapsed_s`` less the time the job's processes waited for a CPU
-    #: that the host gave to other work (:func:`synth.sandbox.runqueue.call_cost`)
-    cost_s: float = 0.0
+    #: of ``elapsed_s``, the seconds the job's processes waited for a CPU that the host gave
+    #: to other work (:mod:`synth.sandbox.runqueue`: evidence of a loaded host, never
+    #: subtracted from a time budget's measure)
+    waited_s: float = 0.0
 
     @property
     def ok(self) -> bool:
@@ -571,9 +572,8 @@ class MethodServer:
         reply = self._receive(rid, timeout_s + GRACE_S, t0, method)
         reply.elapsed_s = time.monotonic() - t0
         # since the previous call's reply: the job idles between calls, blocked on its
-        # request pipe (work it does there only adds to this call's CPU and to no discount:
-        # call_cost never goes below the CPU time)
-        reply.cost_s = call_cost(reply.elapsed_s, self.clock.sample())
+        # request pipe
+        reply.waited_s = min(self.clock.sample().wait_s, reply.elapsed_s)
         return reply
 
     def _receive(self, rid: int, timeout_s: float, t0: float, method: str,

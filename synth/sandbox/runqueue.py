@@ -1,31 +1,19 @@
 """What the kernel says a sandboxed job's processes ran and waited for: CPU time and run-queue
 time (``/proc/PID/task/TID/schedstat``: nanoseconds on a CPU, nanoseconds runnable but waiting
-for one), summed over the job's process tree.
+for one), summed over the job's process tree, read by the trusted host (nothing the job says
+is asked).
 
-The gate's time budgets are measured on the host's clock. On a loaded host a call's wall time
-grows by the time the job waited for a CPU that the host gave to other work, which says
-nothing about the bootcamp. :class:`TreeClock` measures that wait, so that a call's cost can
-be taken as its wall time less it (:func:`call_cost`).
-
-Everything here is read by the trusted host from the kernel; nothing the job says is asked.
-The job cannot use it to look cheaper than it is:
-
-* a process that leaves the tree (double fork to init) or ends between two samples takes its
-  waiting with it: that only makes the job look *slower* (less is subtracted);
-* a job that inflates its own run-queue time by starting busy processes that compete with each
-  other burns CPU doing it, and a call's cost is never less than the CPU time the tree used
-  during it (:func:`call_cost`);
-* a job that sleeps does not wait on the run queue: sleeping costs its full wall time. (One
-  that slept in one thread while another, starved on a loaded host, piled up waiting would get
-  a discount; bootcamp code can start neither a thread nor a process: the static check and
-  the sandbox's import guard refuse ``threading``, ``_thread``, ``subprocess`` and ``os``.)
-
-One sample per call, at its reply (:class:`synth.sandbox.methods.MethodServer`): between two
-calls the job idles, blocked on its request pipe.
+The gate's time budgets are measured on the host's clock, and on a loaded host a call's wall
+time grows by the time the job waited for a CPU that the host gave to other work. That wait is
+*evidence*, shown beside a timing verdict (the host was loaded: measure again on a quiet one);
+it is never subtracted from the verdict's times. Subtracting it was tried and an attack in
+tests/adversarial/corpus shows why not: a verifier that busy-waits for a fixed *wall* time
+(70 ms) uses only half of it on a CPU shared two ways, so its CPU time, and its wall time less
+its wait, are half its cost on a quiet host. No measure taken under load tells such code from
+code that does a fixed amount of work; only the wall time is never below what production pays.
 
 Where there is no tree to read (the Docker backend's processes belong to the engine's shim, a
-kernel without schedstat, a process gone), the clock reads nothing and a call costs its wall
-time, as before.
+kernel without schedstat, a process gone), a sample reads nothing.
 """
 
 from __future__ import annotations
@@ -33,10 +21,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-__all__ = ["Sample", "TreeClock", "call_cost"]
+__all__ = ["Sample", "TreeClock"]
 
 #: the most processes walked in one sample (a job's tree is a handful: its launcher, the
-#: method server, an engine; a fork bomb's tree is cut here, which only subtracts less)
+#: method server, an engine; a fork bomb's tree is cut here)
 MAX_PROCESSES = 64
 
 
@@ -47,12 +35,6 @@ class Sample:
 
     cpu_s: float = 0.0
     wait_s: float = 0.0
-
-
-def call_cost(elapsed_s: float, sample: Sample) -> float:
-    """A call's cost on the host's clock: its wall time less the time the job's processes
-    waited for a CPU, but never less than the CPU time they used (see the module docstring)."""
-    return max(elapsed_s - sample.wait_s, min(sample.cpu_s, elapsed_s), 0.0)
 
 
 def _read(path: str) -> str | None:

@@ -129,9 +129,7 @@ def test_every_shipped_bootcamp_exports_100_rows_that_its_sandboxed_reward_score
     answer 1.0 and a corrupted answer less (a multi-turn bootcamp's row starts an episode: scored
     as a whole by tests/multiturn), exactly what the bootcamp's own verify_score gives
     in this process; on the first rows of each bootcamp also another row's answer, an empty
-    answer and garbage. A second export with the same seed is byte-identical (the engine-free rows)."""
-    import hashlib
-
+    answer and garbage."""
     from synth.bootcamp import MultiTurnBootcamp
     from synth.engines import declared_engines
     from synth.library import Library
@@ -143,19 +141,16 @@ def test_every_shipped_bootcamp_exports_100_rows_that_its_sandboxed_reward_score
     assert engines and len(engines) < len(names)
     plain = [n for n in names if n not in engines]
 
-    def run(out: str, subs: tuple[str, ...]) -> dict[str, str]:
+    def run(out: str, subs: tuple[str, ...]) -> None:
         configs = {"o": {"per_bootcamp": 80, "test_per_bootcamp": 20, "bootcamps": plain},
                    "e": {"per_bootcamp": 8, "test_per_bootcamp": 2, "bootcamps": engines}}
         for sub in subs:
             export(ExportConfig(out=tmp_path / out / sub, seed=11, sandbox="process", **configs[sub]))
-        return {f"{sub}/{split}": hashlib.sha256(
-                    (tmp_path / out / sub / f"{split}.jsonl").read_bytes()).hexdigest()
-                for sub in subs for split in ("train", "test")}
 
-    # same seed, same bytes (the engine rows, 15 s of self-play, are exported once: their
-    # determinism across processes is the gate's, tests/engines/test_gate.py)
-    first = run("first", ("o", "e"))
-    assert {k: v for k, v in first.items() if k.startswith("o/")} == run("second", ("o",))
+    # exported once: the same seed giving the same bytes is test_cli's export acceptance (two
+    # exports compared), and every bootcamp's cases at one seed are the same in two processes
+    # under two hash seeds in test_shipped_library (the engine ones: tests/engines/test_gate.py)
+    run("first", ("o", "e"))
     rows = [json.loads(line) for sub in ("o", "e") for split in ("train", "test")
             for line in (tmp_path / "first" / sub / f"{split}.jsonl").read_text().splitlines()]
     per = {n: sum(r["extra_info"]["bootcamp"] == n for r in rows) for n in names}

@@ -1,7 +1,8 @@
-"""A call's cost is its wall time less the time the job waited for a CPU that the host gave to
-other work (synth/sandbox/runqueue.py): on a loaded host a bootcamp is not charged for the
-load, and a bootcamp cannot use the rule to look cheaper than it is (sleeping costs its wall
-time; processes that compete with each other cost their CPU time).
+"""The kernel's clocks of a sandboxed job's process tree (synth/sandbox/runqueue.py): how long
+its processes ran and waited for a CPU the host gave to other work. Each method-server reply
+carries the wait (evidence of a loaded host); the gate's time budgets still measure the wall
+time (tests/adversarial: gate_timing_verify_clock busy-waits for a wall time, which a load
+correction would halve).
 
 The load is made exact by pinning: the job and a spinning process share one CPU."""
 
@@ -13,12 +14,15 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from types import SimpleNamespace
 
 import pytest
 from helpers import require_backend
 
+from synth.gate.report import CheckConfig
+from synth.gate.timing import check_timing
 from synth.sandbox.methods import MethodServer
-from synth.sandbox.runqueue import Sample, TreeClock, call_cost
+from synth.sandbox.runqueue import Sample, TreeClock
 
 CPU = min(os.sched_getaffinity(0))
 
@@ -86,17 +90,6 @@ def pinned(cpu: int = CPU) -> Iterator[None]:
         os.sched_setaffinity(0, before)
 
 
-def test_the_cost_rules() -> None:
-    # loaded: ran 0.4 s, waited 0.6 s of a 1 s call -> 0.4 s
-    assert call_cost(1.0, Sample(cpu_s=0.4, wait_s=0.6)) == pytest.approx(0.4)
-    # sleeping waits on no run queue: the whole wall time
-    assert call_cost(1.0, Sample()) == 1.0
-    # processes of the job that wait for each other: never below the CPU time they used
-    assert call_cost(1.0, Sample(cpu_s=2.0, wait_s=3.0)) == 1.0
-    assert call_cost(1.0, Sample(cpu_s=0.7, wait_s=0.9)) == pytest.approx(0.7)
-    assert call_cost(0.5, Sample(cpu_s=0.0, wait_s=0.9)) == 0.0
-
-
 def test_the_clock_reads_the_tree_and_only_the_tree() -> None:
     """A parent and its child spinning on one CPU beside a stranger: the tree's clock counts
     the two (their CPU and their waits), not the stranger's."""
@@ -115,7 +108,6 @@ def test_the_clock_reads_the_tree_and_only_the_tree() -> None:
         # three spinners share one CPU: the tree's two ran about 2/3 of it and waited the rest
         assert 0.45 * wall < got.cpu_s < 0.85 * wall, got
         assert 0.9 * wall < got.wait_s < 1.6 * wall, got
-        assert call_cost(wall, got) >= 0.45 * wall  # their CPU: no cheaper than that
     finally:
         subprocess.run(["pkill", "-KILL", "-P", str(tree.pid)], check=False)
         tree.kill()
@@ -126,9 +118,10 @@ def test_the_clock_reads_the_tree_and_only_the_tree() -> None:
 
 
 @pytest.mark.parametrize("backend", ["process", "bwrap"])
-def test_a_loaded_host_does_not_charge_the_call(backend: str) -> None:
+def test_a_reply_says_how_long_the_job_waited_for_a_cpu(backend: str) -> None:
     """0.3 s of CPU per case: on a CPU shared with a spinner the call takes about twice that,
-    and costs what it ran. A case that sleeps 0.3 s costs its 0.3 s, loaded or not."""
+    and its reply says that about half of it was waiting. A case that sleeps waits on no run
+    queue. The wall time stays the call's measure."""
     require_backend(backend)
     with pinned(), MethodServer(SLOW, backend=backend) as server:
         assert server.info["class"] == "SlowBootcamp", server.load_reply
@@ -136,11 +129,35 @@ def test_a_loaded_host_does_not_charge_the_call(backend: str) -> None:
         sleep = server.call("construct", {"params": {"how": "sleep"}, "seed": 1}).value
         quiet = server.call("generate", {"handle": burn}, timeout_s=10)
         assert quiet.ok, quiet
-        assert quiet.cost_s == pytest.approx(quiet.elapsed_s, abs=0.06)
+        assert quiet.waited_s < 0.05, quiet.waited_s
         with spinners(1):
             loaded = server.call("generate", {"handle": burn}, timeout_s=10)
             slept = server.call("generate", {"handle": sleep}, timeout_s=10)
     assert loaded.ok and slept.ok, (loaded, slept)
     assert loaded.elapsed_s > 0.5, loaded.elapsed_s  # the load was there
-    assert 0.25 < loaded.cost_s < 0.42, (loaded.elapsed_s, loaded.cost_s)
-    assert slept.cost_s >= 0.29 and slept.cost_s == pytest.approx(slept.elapsed_s, abs=0.06)
+    assert 0.2 < loaded.waited_s < loaded.elapsed_s - 0.25, (loaded.elapsed_s, loaded.waited_s)
+    assert slept.elapsed_s >= 0.29 and slept.waited_s < 0.05, slept
+
+
+def _suite(waited_s: float, verify_s: float) -> SimpleNamespace:
+    """What check_timing reads of a suite: one level, 10 fast cases, 20 verify calls of
+    ``verify_s`` each, of which the job waited ``waited_s`` in all for a CPU."""
+    return SimpleNamespace(
+        cfg=CheckConfig(), levels=[("easy", {}, 1)], gen_times=[[0.001] * 10],
+        construct_times=[0.001], hung=False, verify_times=[verify_s] * 20, answer_times=[],
+        prompt_times=[], too_slow="", cand=SimpleNamespace(waited_s=waited_s,
+                                                          asked_s=20 * verify_s + 0.01))
+
+
+def test_the_timing_verdict_is_the_wall_time_and_says_when_the_host_was_loaded() -> None:
+    # 80 ms per verify call, half of it waiting for a CPU: still over the 50 ms budget (the
+    # wait is never subtracted), and the reason says the host was loaded
+    loaded = check_timing(_suite(waited_s=0.8, verify_s=0.08))  # type: ignore[arg-type]
+    assert loaded["status"] == "failed"
+    assert "verify_score takes 80.0 ms" in loaded["reason"]
+    assert "the host was loaded: the job waited for a CPU 50% " in loaded["reason"]
+    quiet = check_timing(_suite(waited_s=0.0, verify_s=0.08))  # type: ignore[arg-type]
+    assert quiet["status"] == "failed" and "loaded" not in quiet["reason"]
+    fine = check_timing(_suite(waited_s=0.1, verify_s=0.01))  # type: ignore[arg-type]
+    assert fine["status"] == "passed"
+    assert "waited 0.10s for a CPU" in fine["artifacts"]["timings"]
