@@ -133,6 +133,22 @@ def _synth_check(path: Path) -> Checked:
     return Checked(done.returncode, done.stdout, done.stderr, time.monotonic() - start)
 
 
+def _failed_only_for_load(checked: Checked) -> bool:
+    """The report failed on its timing check alone (the checks after it skipped for that), and
+    the timing check says the host was loaded (the job waited for a CPU a fifth of its calls'
+    time or more: synth/gate/timing.py). The budgets are the host's clock's, so such a verdict
+    says more about the test run's other worker than about the module."""
+    if checked.exit_code != 1:
+        return False
+    try:
+        report, _ = json.JSONDecoder().raw_decode(checked.output)
+    except ValueError:
+        return False
+    failed = [c for c in report["checks"] if c["status"] not in ("passed", "skipped")]
+    return ([c["name"] for c in failed] == ["timing"]
+            and "the host was loaded" in failed[0]["reason"])
+
+
 @pytest.fixture(scope="module")
 def shipped_checks(request: pytest.FixtureRequest,
                    tmp_path_factory: pytest.TempPathFactory) -> dict[str, Checked]:
@@ -150,6 +166,11 @@ def shipped_checks(request: pytest.FixtureRequest,
         before = pids_with(GNUGO)
         with one_at_a_time(tmp_path_factory, "gnugo"):
             checked = [_synth_check(path) for path in paths]
+            # once more, a check that failed only because the host was loaded (the other
+            # worker's test: session 24's and 25's CI runs failed go_move so, at 5.02 s a case
+            # against 5 s; 1.9 s quiet). A second load failure stands, with its evidence.
+            checked = [_synth_check(path) if _failed_only_for_load(c) else c
+                       for path, c in zip(paths, checked, strict=True)]
         try:
             assert_no_leftovers(GNUGO, before=before)
             leftovers = ""
@@ -363,3 +384,19 @@ def test_engine_logs_are_compared_call_by_call() -> None:
     cut = [dict(log("gnugo: a", "gnugo: b"), head=["gnugo: a"])]
     other = [dict(log("gnugo: a", "gnugo: c"), head=["gnugo: a"])]
     assert gate_engines.log_difference(cut, other) is not None
+
+
+def test_only_a_timing_failure_on_a_loaded_host_is_checked_again() -> None:
+    def checked(*checks: tuple[str, str, str], code: int = 1) -> Checked:
+        report = {"checks": [{"name": n, "status": st, "reason": why} for n, st, why in checks]}
+        return Checked(code, json.dumps(report) + "\n", "", 1.0)
+
+    loaded = ("timing", "failed", "generate: ...; the host was loaded: the job waited for a CPU "
+              "41% of its calls' time")
+    assert _failed_only_for_load(checked(("load", "passed", ""), loaded,
+                                         ("consistency", "skipped", "not run")))
+    quiet = ("timing", "failed", "case generation at level 'expert' takes 5.020s per case")
+    assert not _failed_only_for_load(checked(("load", "passed", ""), quiet))
+    assert not _failed_only_for_load(checked(loaded, ("mutation", "failed", "accepted")))
+    assert not _failed_only_for_load(checked(("load", "passed", ""), code=0))
+    assert not _failed_only_for_load(Checked(1, "not json", "", 1.0))
