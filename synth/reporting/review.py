@@ -234,9 +234,12 @@ class Review:
         return out
 
     def calibration(self) -> list[tuple[str, float, int]]:
-        """(level, pass rate, answers) in level order, for the levels the filter measured."""
+        """(level, pass rate, answers) in level order, for the levels the record holds: the
+        rates and their answers from the same measurement (the record's, which a calibration
+        replaces; the run's filter counts only for a record without them)."""
         rates = self.record.level_pass_rates
-        counts = self.filter.level_counts if self.filter else {}
+        counts = dict(self.record.level_samples) or (self.filter.level_counts if self.filter
+                                                     else {})
         order = [lvl for lvl in self.levels if lvl in rates] + [
             lvl for lvl in rates if lvl not in self.levels
         ]

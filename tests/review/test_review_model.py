@@ -54,6 +54,12 @@ def test_gather_revised_bootcamp(review_run: ReviewRun, library: Path):
     assert r.calibration() == [("easy", 1.0, f.level_counts["easy"]),
                                ("medium", 0.0, f.level_counts["medium"]),
                                ("hard", 0.0, f.level_counts["hard"])]
+    # a calibration replaces the rates and their answers: shown together, never the run's
+    # filter counts beside the calibration's rates
+    r.record = r.record.model_copy(update={"level_pass_rates": {"easy": 0.5, "medium": 0.2,
+                                                                "hard": 0.0},
+                                           "level_samples": {"easy": 6, "medium": 5, "hard": 5}})
+    assert r.calibration() == [("easy", 0.5, 6), ("medium", 0.2, 5), ("hard", 0.0, 5)]
     assert r.band == (0.03, 0.85)
 
 
