@@ -87,10 +87,7 @@ class Candidate:
     #: engine-backed bootcamps (set after the load): per instance handle, the commands each
     #: generated case sent the engines (``engine_log`` after each ``generate``), in order
     gen_logs: dict[int, list[Any]] | None = None
-    #: the seconds of the latest question on the host's clock
-    last_elapsed: float = 0.0
-    #: of all the questions' seconds, those the job waited for a CPU (:attr:`Reply.waited_s`)
-    waited_s: float = 0.0
+    #: the seconds of all the questions, on the host's clock
     asked_s: float = 0.0
 
     # -- load -----------------------------------------------------------------------------
@@ -109,8 +106,6 @@ class Candidate:
     # -- questions ------------------------------------------------------------------------
     def ask(self, method: str, params: dict[str, Any], limit: float) -> tuple[Any, float]:
         reply = self.server.call(method, params, timeout_s=limit)
-        self.last_elapsed = reply.elapsed_s
-        self.waited_s += reply.waited_s
         self.asked_s += reply.elapsed_s
         if not reply.ok:
             raise _fail(reply)

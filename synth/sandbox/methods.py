@@ -251,10 +251,6 @@ class Reply:
     traceback: str = ""
     elapsed_s: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
-    #: of ``elapsed_s``, the seconds the job's processes waited for a CPU that the host gave
-    #: to other work (:mod:`synth.sandbox.runqueue`: evidence of a loaded host, never
-    #: subtracted from a time budget's measure)
-    waited_s: float = 0.0
 
     @property
     def ok(self) -> bool:
@@ -480,8 +476,9 @@ class MethodServer:
         self._ids = 0
         self.calls = 0
         self.started = 0
-        #: the session's process tree, read by the kernel's clocks (a call's cost)
+        #: the session's process tree, read by the kernel's clocks (:meth:`waited`)
         self.clock = TreeClock(None)
+        self._waited = 0.0
 
     # -- life cycle -----------------------------------------------------------------------
     def start(self) -> Reply:
@@ -518,8 +515,18 @@ class MethodServer:
     def restart(self) -> Reply:
         return self.start()
 
+    def waited(self) -> float:
+        """Seconds this server's sessions' processes have waited for a CPU that the host gave
+        to other work, so far (:mod:`synth.sandbox.runqueue`: evidence of a loaded host, never
+        subtracted from a time budget's measure). One read of the kernel's clocks per call of
+        this method, none per question: the job idles between questions, and a session's
+        clocks are read once more as it closes."""
+        self._waited += self.clock.sample().wait_s
+        return self._waited
+
     def close(self) -> None:
         if self.session is not None:
+            self.waited()  # its processes' clocks go with them
             with contextlib.suppress(Exception):
                 self.session.close()
             self.session = None
@@ -571,9 +578,6 @@ class MethodServer:
         self.calls += 1
         reply = self._receive(rid, timeout_s + GRACE_S, t0, method)
         reply.elapsed_s = time.monotonic() - t0
-        # since the previous call's reply: the job idles between calls, blocked on its
-        # request pipe
-        reply.waited_s = min(self.clock.sample().wait_s, reply.elapsed_s)
         return reply
 
     def _receive(self, rid: int, timeout_s: float, t0: float, method: str,

@@ -12,6 +12,9 @@ tests/adversarial/corpus shows why not: a verifier that busy-waits for a fixed *
 its wait, are half its cost on a quiet host. No measure taken under load tells such code from
 code that does a fixed amount of work; only the wall time is never below what production pays.
 
+The gate reads the total once, in its timing check (:meth:`synth.sandbox.methods.MethodServer.
+waited`): no question pays for it.
+
 Where there is no tree to read (the Docker backend's processes belong to the engine's shim, a
 kernel without schedstat, a process gone), a sample reads nothing.
 """

@@ -1,6 +1,6 @@
 """The kernel's clocks of a sandboxed job's process tree (synth/sandbox/runqueue.py): how long
-its processes ran and waited for a CPU the host gave to other work. Each method-server reply
-carries the wait (evidence of a loaded host); the gate's time budgets still measure the wall
+its processes ran and waited for a CPU the host gave to other work. A method server
+counts the wait (evidence of a loaded host); the gate's time budgets still measure the wall
 time (tests/adversarial: gate_timing_verify_clock busy-waits for a wall time, which a load
 correction would halve).
 
@@ -123,23 +123,29 @@ def test_the_clock_reads_the_tree_and_only_the_tree() -> None:
 
 
 @pytest.mark.parametrize("backend", ["process", "bwrap"])
-def test_a_reply_says_how_long_the_job_waited_for_a_cpu(backend: str) -> None:
-    """0.3 s of CPU per case: on a CPU shared with spinners the call takes longer, and its
-    reply says how long it waited; what is left is the job's own 0.3 s. A case that sleeps
-    waits on no run queue. (The test run's other worker may share the CPU too: the bounds
-    hold with any such extra load.)"""
+def test_the_server_says_how_long_the_job_waited_for_a_cpu(backend: str) -> None:
+    """0.3 s of CPU per case: on a CPU shared with spinners the call takes longer, and the
+    server's clock says how long its job waited; what is left is the job's own 0.3 s. A case
+    that sleeps waits on no run queue. (The test run's other worker may share the CPU too: the
+    bounds hold with any such extra load.) A closed session's wait is kept."""
     require_backend(backend)
     with pinned(), MethodServer(SLOW, backend=backend) as server:
         assert server.info["class"] == "SlowBootcamp", server.load_reply
         burn = server.call("construct", {"params": {"how": "burn"}, "seed": 1}).value
         sleep = server.call("construct", {"params": {"how": "sleep"}, "seed": 1}).value
         with spinners(3):  # the job gets about a quarter of its CPU
+            before = server.waited()
             loaded = server.call("generate", {"handle": burn}, timeout_s=10)
+            loaded_waited = server.waited() - before
             slept = server.call("generate", {"handle": sleep}, timeout_s=10)
+            slept_waited = server.waited() - before - loaded_waited
+        total = server.waited()
+        server.close()
+        assert server.waited() >= total  # the closed session's wait stays counted
     assert loaded.ok and slept.ok, (loaded, slept)
-    assert loaded.waited_s > 0.1, (loaded.elapsed_s, loaded.waited_s)  # the spinner's share
-    assert 0.25 < loaded.elapsed_s - loaded.waited_s < 0.45, (loaded.elapsed_s, loaded.waited_s)
-    assert slept.elapsed_s >= 0.29 and slept.waited_s < 0.1, slept
+    assert loaded_waited > 0.1, (loaded.elapsed_s, loaded_waited)  # the spinners' share
+    assert 0.25 < loaded.elapsed_s - loaded_waited < 0.45, (loaded.elapsed_s, loaded_waited)
+    assert slept.elapsed_s >= 0.29 and slept_waited < 0.1, (slept, slept_waited)
 
 
 def _suite(waited_s: float, verify_s: float) -> SimpleNamespace:
@@ -148,8 +154,8 @@ def _suite(waited_s: float, verify_s: float) -> SimpleNamespace:
     return SimpleNamespace(
         cfg=CheckConfig(), levels=[("easy", {}, 1)], gen_times=[[0.001] * 10],
         construct_times=[0.001], hung=False, verify_times=[verify_s] * 20, answer_times=[],
-        prompt_times=[], too_slow="", cand=SimpleNamespace(waited_s=waited_s,
-                                                          asked_s=20 * verify_s + 0.01))
+        prompt_times=[], too_slow="", cand=SimpleNamespace(
+            server=SimpleNamespace(waited=lambda: waited_s), asked_s=20 * verify_s + 0.01))
 
 
 def test_the_timing_verdict_is_the_wall_time_and_says_when_the_host_was_loaded() -> None:
