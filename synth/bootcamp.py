@@ -47,7 +47,7 @@ from synth.runner import (
     run_program,
 )
 from synth.runner import PROGRAM_SYS_NAMES as PROGRAM_SYS_NAMES
-from synth.values import ANSWER_RULE, canonical, check_answer, encode
+from synth.values import ANSWER_RULE, canonical, check_answer, declared_return, encode, return_form
 
 __all__ = [
     "ANSWER_CLOSE",
@@ -678,10 +678,15 @@ class FunctionBootcamp(BaseBootcamp):
 
     @classmethod
     def prompt_func(cls, identity: dict[str, Any]) -> str:
-        """:data:`FUNCTION_PROMPT_INTRO`, ``TASK_TEXT``, the call, the answer rule."""
+        """:data:`FUNCTION_PROMPT_INTRO`, ``TASK_TEXT``, the call, how the declared return
+        type is written (from the signature's annotation), the answer rule, and room to
+        reason before the answer (the last answer block counts)."""
+        form = return_form(declared_return(cls.TASK_TEXT, cls.ENTRY_POINT))
         return (f"{FUNCTION_PROMPT_INTRO}\n\n```python\n{cls.TASK_TEXT.strip()}\n```\n\n"
-                f"The call:\n```python\n{cls.call_text(identity)}\n```\n\n{ANSWER_RULE}\n\n"
-                f"Give only the returned value inside {ANSWER_OPEN}{ANSWER_CLOSE} tags.")
+                f"The call:\n```python\n{cls.call_text(identity)}\n```\n\n"
+                f"{form + ' ' if form else ''}{ANSWER_RULE}\n\n"
+                "Work through the call step by step, briefly, then give the returned value "
+                f"inside {ANSWER_OPEN}{ANSWER_CLOSE} tags.")
 
     @classmethod
     def reference_answer(cls, identity: dict[str, Any]) -> str:

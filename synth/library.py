@@ -221,6 +221,11 @@ class Manifest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     version: int = MANIFEST_VERSION
+    #: the names every bootcamp's first LEVELS presets carry, easiest first (trainers pick a
+    #: curriculum stage by name across the library); empty: any names. The shipped library
+    #: says easy, medium, hard: ``commit`` refuses other names and ``synth run`` gates its
+    #: candidates with them (so a model's two-level module is revised, not filtered and refused)
+    curriculum: list[str] = Field(default_factory=list)
     bootcamps: list[BootcampRecord] = Field(default_factory=list)
 
     def by_name(self) -> dict[str, BootcampRecord]:
@@ -344,8 +349,20 @@ class Library:
 
     def _write_manifest(self, manifest: Manifest) -> None:
         manifest.bootcamps.sort(key=lambda r: r.name)
-        text = json.dumps(manifest.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
+        data = manifest.model_dump(mode="json")
+        if not data["curriculum"]:
+            del data["curriculum"]
+        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
         atomic_write(self.manifest_path, text)
+
+    @property
+    def curriculum(self) -> tuple[str, ...]:
+        """The level names the library requires first, in order (:attr:`Manifest.curriculum`;
+        empty: any); an unreadable manifest is read (and reported) by the caller's next step."""
+        try:
+            return tuple(self.read_manifest().curriculum)
+        except LibraryError:
+            return ()
 
     # -- queries ---------------------------------------------------------------------------
 
@@ -483,6 +500,11 @@ class Library:
         )
         with self._locked():
             manifest = self.read_manifest()
+            want = manifest.curriculum
+            if want and record.levels[:len(want)] != want:
+                raise LibraryError(
+                    f"bootcamp {name!r} has the levels {record.levels}; this library's "
+                    f"bootcamps begin with {want} (its manifest's curriculum)")
             existing = manifest.by_name()
             if name in existing and not replace:
                 raise LibraryError(

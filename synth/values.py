@@ -57,15 +57,59 @@ MAX_DEPTH = 60
 #: longest canonical text of a value, in characters
 MAX_TEXT = 1_000_000
 
-#: How a function bootcamp's prompt states the answer format and the comparison.
+#: How a function bootcamp's prompt states the answer format and the comparison. Strings come
+#: first and booleans late: a small solver copies the first literal a rule names.
 ANSWER_RULE = (
-    "Write the return value as a Python literal: True or False for a bool, None, integers as "
-    "digits (an int is not a float: 3, not 3.0), floats as decimals (compared within a "
-    "relative error of 1e-6), strings in quotes ('abc'; a string may also be given bare, "
-    "exactly its characters), lists in brackets [1, 2], tuples in parentheses (1, 2) (a list "
-    "and a tuple of equal items are accepted for each other), dicts {'a': 1}, sets {1, 2}. "
-    "Do not write code or an expression to evaluate: write the value itself."
+    "Write the return value as a Python literal: strings in quotes ('abc'; a string may also "
+    "be given bare, exactly its characters), integers as digits (an int is not a float: 3, not "
+    "3.0), floats as decimals (compared within a relative error of 1e-6), lists in brackets "
+    "[1, 2], tuples in parentheses (1, 2) (a list and a tuple of equal items are accepted for "
+    "each other), dicts {'a': 1}, sets {1, 2}, True or False for a bool, None. Do not write "
+    "code or an expression to evaluate: write the value itself."
 )
+
+#: how each declared return type is written (the annotation's outer name, lower case)
+_RETURN_FORMS = {
+    "str": "a string: write it in quotes, like 'abc'",
+    "int": "an integer: write its digits, like 3",
+    "float": "a float: write it as a decimal number",
+    "bool": "a bool: write True or False",
+    "list": "a list: write it in brackets, like [1, 2], each item as a literal",
+    "tuple": "a tuple: write it in parentheses, like (1, 2), each item as a literal",
+    "dict": "a dict: write it in braces, like {'a': 1}",
+    "set": "a set: write it in braces, like {1, 2}",
+}
+
+
+def declared_return(spec: str, name: str) -> str:
+    """The return annotation of ``def name(...) -> X:`` in ``spec``, as written (its text, one
+    line, no evaluation), or "" when there is none. Parentheses in the parameters (defaults,
+    tuples) are balanced; the contract compiles nothing here."""
+    at = spec.find(f"def {name}(")
+    if at < 0:
+        return ""
+    depth, k = 0, at + len(f"def {name}")
+    while k < len(spec):
+        ch = spec[k]
+        depth += (ch in "([{") - (ch in ")]}")
+        k += 1
+        if depth == 0:
+            break
+    rest = spec[k:].split("\n", 1)[0].strip()
+    if not rest.startswith("->") or not rest.endswith(":"):
+        return ""
+    return rest[2:-1].strip()
+
+
+def return_form(annotation: str) -> str:
+    """One sentence saying how a value of the declared return type is written ("" when the
+    annotation names no type the rule knows, e.g. a union or an Optional)."""
+    head = annotation.split("[", 1)[0].strip().rsplit(".", 1)[-1].lower()
+    form = _RETURN_FORMS.get(head)
+    if form is None or "|" in annotation:
+        return ""
+    return f"The function is declared to return {annotation}, {form}."
+
 
 _TAGS = ("tuple", "set", "frozenset", "dict", "float")
 

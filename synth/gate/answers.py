@@ -35,7 +35,15 @@ from synth.gate.probes import (
     near,
     semantic_mutants,
 )
-from synth.gate.results import case_size, failure_result, mean, median, norm, result
+from synth.gate.results import (
+    case_size,
+    failure_result,
+    level_names_result,
+    mean,
+    median,
+    norm,
+    result,
+)
 from synth.gate.suite import Suite
 from synth.gate.timing import check_timing
 from synth.sandbox.base import Outcome
@@ -406,6 +414,9 @@ def check_levels(s: Suite) -> dict[str, Any]:
     if len(s.levels) < 2:
         return result("failed", "define at least two LEVELS presets (easiest first) whose "
                       "cases get measurably larger or harder")
+    named = level_names_result([name for name, _, _ in s.levels], s.cfg.level_names)
+    if named is not None:
+        return named
     rows: list[dict[str, Any]] = []
     for li, (name, params, _) in enumerate(s.levels):
         idx = range(len(s.cases[li]))

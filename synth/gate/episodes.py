@@ -52,7 +52,7 @@ from synth.gate.answers import check_contract
 from synth.gate.calls import Failure, ask_many
 from synth.gate.episode_consistency import check_episode_consistency
 from synth.gate.report import MULTI_TURN_CHECK_NAMES
-from synth.gate.results import case_size, failure_result, mean, median, result
+from synth.gate.results import case_size, failure_result, level_names_result, mean, median, result
 from synth.gate.suite import Suite
 from synth.sandbox.methods import MethodServer
 from synth.serving.sampling import (
@@ -692,6 +692,9 @@ def check_levels(s: EpisodeSuite) -> dict[str, Any]:
     if len(s.levels) < 2:
         return result("failed", "define at least two LEVELS presets (easiest first) whose "
                       "episodes get measurably larger or harder")
+    named = level_names_result([name for name, _, _ in s.levels], s.cfg.level_names)
+    if named is not None:
+        return named
     rows: list[dict[str, Any]] = []
     for li, (name, params, _) in enumerate(s.levels):
         reference = [len(e.steps) for (lv, _), e in s.ref_episodes.items() if lv == li]

@@ -223,6 +223,9 @@ class CheckConfig(BaseModel):
     #: end the suite at the first check that rejects (the rest: skipped, saying why); for a
     #: verdict when the whole report is not wanted (``synth check --fail-fast``)
     fail_fast: bool = False
+    #: the names the first LEVELS presets must have, in this order (the library's curriculum:
+    #: ``synth run`` passes easy, medium, hard; empty: any names, as ``synth check`` takes them)
+    level_names: tuple[str, ...] = ()
     # multi-turn bootcamps (synth.gate.episodes)
     episode_cases: int = Field(default=8, ge=1, le=200)  # reference episodes per level
     policy_cases: int = Field(default=4, ge=1, le=100)  # episodes per level per policy

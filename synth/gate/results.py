@@ -69,3 +69,14 @@ def case_size(obj: Any) -> int:
     if isinstance(obj, str):
         return len(obj)
     return 1
+
+
+def level_names_result(names: list[str], wanted: tuple[str, ...]) -> dict[str, Any] | None:
+    """The failed ``levels`` result when the first presets are not named ``wanted`` in order
+    (:attr:`~synth.gate.report.CheckConfig.level_names`), else None."""
+    if not wanted or tuple(names[:len(wanted)]) == wanted:
+        return None
+    return result("failed", f"LEVELS is named {', '.join(map(repr, names))}; the library's "
+                  f"bootcamps name their first presets {', '.join(map(repr, wanted))}, in that "
+                  "order (easiest first), each measurably larger or harder than the one before",
+                  finding="level_names")

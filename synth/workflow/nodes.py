@@ -29,7 +29,13 @@ from langgraph.types import Command
 from filters.self_consistency import FilterConfig, FilterResult
 from synth import compiled
 from synth.gate import CheckConfig, CheckReport
-from synth.library import Calibration, LibraryError, endpoint_name, find_bootcamp_class, utc_now
+from synth.library import (
+    Calibration,
+    LibraryError,
+    endpoint_name,
+    find_bootcamp_class,
+    utc_now,
+)
 from synth.models.local import MODELS
 from synth.runs import task_slug
 from synth.tasks import TaskDescription
@@ -160,8 +166,12 @@ async def _gate(ctx: WorkflowContext, task: TaskDescription, c: Candidate, with_
         # the inputs check reads the statement: a compiled module embeds this same text; a
         # full-mode module that defines render_stdin is checked against it too
         with_checker = {**with_checker, "task_text": compiled.task_text(task)}
-    if fail_fast:
-        with_checker = {**with_checker, "config": CheckConfig(fail_fast=True)}
+    # the library's curriculum names, checked with the levels (a candidate named otherwise is
+    # revised, not filtered and then refused by the library's commit)
+    names = ctx.library.curriculum
+    if fail_fast or names:
+        with_checker = {**with_checker,
+                        "config": CheckConfig(fail_fast=fail_fast, level_names=names)}
     async with ctx.sandbox_slots:
         report: CheckReport = await asyncio.to_thread(
             ctx.gate, c["code"] or "", reference=ref.code if ref else None,

@@ -135,6 +135,11 @@ def test_prompt_states_the_contract_and_never_the_solution() -> None:
     assert "sum_product(" in prompt and "Python literal" in prompt
     assert '"""' not in prompt.split("The call:")[1]
     assert "HumanEval" not in prompt  # the specification, not the benchmark's title
+    # the declared return type's form first, then the whole rule, then room to reason
+    rule = prompt.split("The call:")[1]
+    assert "declared to return Tuple[int, int], a tuple: write it in parentheses" in rule
+    assert rule.index("a tuple: write") < rule.index("Python literal")
+    assert prompt.rstrip().endswith("give the returned value inside <answer></answer> tags.")
     answer = cls.reference_answer(case)
     assert answer.startswith("(") and cls.verify_score(cls.wrap_answer(answer), case) == 1.0
     assert cls.verify_score(cls.wrap_answer(answer.replace("(", "[").replace(")", "]")), case) == 1.0

@@ -15,12 +15,15 @@ from synth import compiled
 from synth.gate.functions import ANY, annotation_shape, expected_arguments, fits
 from synth.runner import FunctionTimeout, ProgramError, UnsupportedProgramError, call_function
 from synth.values import (
+    ANSWER_RULE,
     ValueProblem,
     canonical,
     check_answer,
+    declared_return,
     decode,
     encode,
     parse,
+    return_form,
     same_value,
 )
 
@@ -195,3 +198,29 @@ def test_an_outer_timer_goes_on_after_the_call() -> None:
     finally:
         signal.setitimer(signal.ITIMER_REAL, *saved)
         signal.signal(signal.SIGALRM, before)
+
+
+@pytest.mark.parametrize(("spec", "name", "annotation", "form"), [
+    ('def strlen(string: str) -> int:\n    """ Return length """\n', "strlen", "int",
+     "an integer: write its digits, like 3"),
+    ("def f(a, b=(1, (2, 3)), c={'k': [4]}) -> List[str]:\n", "f", "List[str]",
+     "a list: write it in brackets"),
+    ("def g(x: int,\n      y: int) -> typing.Tuple[int, int]:\n", "g", "typing.Tuple[int, int]",
+     "a tuple: write it in parentheses"),
+    ("def h(s: str) -> bool:  \n", "h", "bool", "a bool: write True or False"),
+    ("def k(n) -> Optional[int]:\n", "k", "Optional[int]", ""),  # no one form: the rule says
+    ("def u(n) -> int | None:\n", "u", "int | None", ""),
+    ("def v(n):\n    return n\n", "v", "", ""),  # no annotation
+    ("def w(n) -> int:  # a comment\n", "w", "", ""),  # not read past the colon
+    ("def other(n) -> int:\n", "missing", "", ""),
+])
+def test_the_prompt_reads_the_declared_return_type(spec: str, name: str, annotation: str,
+                                                   form: str) -> None:
+    assert declared_return(spec, name) == annotation
+    sentence = return_form(annotation)
+    assert (form in sentence and annotation in sentence) if form else sentence == ""
+
+
+def test_the_answer_rule_names_strings_before_booleans() -> None:
+    # a small solver copies the first literal a rule names: "True" for a flip_case call
+    assert ANSWER_RULE.index("'abc'") < ANSWER_RULE.index("True or False")

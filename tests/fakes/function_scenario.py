@@ -2,7 +2,8 @@
 --limit 1`` takes HumanEval/0 (has_close_elements), whose reference is a Python function.
 
 The coder's draft builds the call's first argument as a tuple where the signature says
-``List[float]``: the gate's inputs check rejects it (``argument_type``). The revision is right
+``List[float]``: the gate's inputs check rejects it (``argument_type``), and it has two levels
+where the run's library names three (``level_names``). The revision is right
 only when its prompt is the function-mode one (the model's own part, no embedded function
 source in it, the gate's evidence naming the annotation); else it sends the draft again. The
 judge writes nothing (function mode needs no checker). The solver reads the call from the
@@ -24,7 +25,8 @@ from synth.bootcamp import FUNCTION_PROMPT_INTRO
 PART = (Path(__file__).resolve().parents[1] / "fixtures" / "function"
         / "ok_has_close_elements.model.py").read_text(encoding="utf-8")
 DRAFT = PART.replace('return [identity["numbers"], identity["threshold"]]',
-                     'return [tuple(identity["numbers"]), identity["threshold"]]')
+                     'return [tuple(identity["numbers"]), identity["threshold"]]').replace(
+    '"medium": {"n": 7}, ', '')  # and two levels, where the library's curriculum wants three
 _CALL = re.compile(r"The call:\n```python\nhas_close_elements\((.*)\)\n```", re.S)
 
 
@@ -62,7 +64,8 @@ def function_scenario() -> Callable[[Request], Reply]:
             return Reply(text=_fenced(DRAFT if ok else "print('wrong prompt')\n"))
         if kind == "revise":
             own = "tuple(identity" in text and "_REFERENCE_PROGRAM" not in text and \
-                "the annotation List[float]" in text
+                "the annotation List[float]" in text and \
+                "name their first presets 'easy', 'medium', 'hard'" in text
             return Reply(text=_fenced(PART if own else DRAFT))
         match = _CALL.search(text)
         if not text.startswith(FUNCTION_PROMPT_INTRO) or match is None:

@@ -231,3 +231,21 @@ def test_show_draws_in_the_sandbox_and_prints_text_not_markup(tmp_path: Path):
     (lib.root / "toys" / "markup.py").write_text(MARKUP + "\n# edited\n")
     edited = _cli("show", "markup", "--library", str(lib.root), "--sandbox", "process")
     assert edited.exit_code == 2 and "sha256" in edited.output
+
+
+def test_a_library_with_a_curriculum_refuses_other_level_names(tmp_path: Path):
+    lib = make_library(tmp_path, toy_sum=TOY_SUM)  # no curriculum: any names
+    assert lib.curriculum == () and "curriculum" not in json.loads(lib.manifest_path.read_text())
+    manifest = lib.read_manifest()
+    manifest.curriculum = ["easy", "medium", "hard"]
+    lib._write_manifest(manifest)
+    assert lib.curriculum == ("easy", "medium", "hard")
+    before = lib.manifest_path.read_text()
+    with pytest.raises(LibraryError, match=r"begin with \['easy', 'medium', 'hard'\]"):
+        lib.commit(name="two", code=TOY_COIN, class_name="ToyCoinBootcamp", source="toys",
+                   task_id="t2", origin="generated", levels=["easy", "medium"])
+    assert lib.manifest_path.read_text() == before and not (tmp_path / "toys" / "two.py").exists()
+    lib.commit(name="three", code=TOY_COIN, class_name="ToyCoinBootcamp", source="toys",
+               task_id="t3", origin="generated", levels=["easy", "medium", "hard", "expert"])
+    assert json.loads(lib.manifest_path.read_text())["curriculum"] == ["easy", "medium", "hard"]
+    assert "three" in lib.list_bootcamps()

@@ -58,7 +58,7 @@ def test_library_ships_enough_bootcamps():
             assert rec.pass_rate is not None and rec.samples and rec.level_pass_rates
             assert 0.03 <= rec.pass_rate <= 0.85
     for rec in records:
-        assert rec.levels[:3] == ["easy", "medium", "hard"], rec.name
+        assert rec.levels[:3] == LIB.read_manifest().curriculum == ["easy", "medium", "hard"], rec.name
 
 
 def test_generated_bootcamps_are_calibrated_and_none_duplicates_another(tmp_path: Path) -> None:

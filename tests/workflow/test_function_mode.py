@@ -23,6 +23,9 @@ from synth.runs import read_events
 def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Library]:
     tmp = tmp_path_factory.mktemp("function")
     fake = FakeEndpoint(tmp, "function")
+    (tmp / "lib").mkdir()  # a library whose bootcamps begin with easy, medium, hard
+    (tmp / "lib" / "manifest.json").write_text(json.dumps(
+        {"version": 1, "curriculum": ["easy", "medium", "hard"], "bootcamps": []}))
     try:
         args = [sys.executable, "-m", "synth.cli", "run", "--source", "humaneval", "--limit", "1",
                 "--coder-model", "fake-coder", "--solver-model", "fake-solver",
@@ -111,6 +114,8 @@ def test_the_draft_was_rejected_by_the_inputs_check_and_repaired(run) -> None:
     first = json.loads((task_dir / "round_0_0.check.json").read_text())
     inputs = next(c for c in first["checks"] if c["name"] == "inputs")
     assert inputs["status"] == "failed" and inputs["finding"] == "argument_type"
+    levels = next(c for c in first["checks"] if c["name"] == "levels")  # the library's names
+    assert levels["status"] == "failed" and levels["finding"] == "level_names"
     assert not first["passed"]
     assert (task_dir / "round_0_0.model.py").read_text().count("tuple(identity") == 1
 
