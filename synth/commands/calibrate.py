@@ -107,7 +107,10 @@ def calibrate_command(
         backend = get_backend(sandbox)
     except SandboxUnavailableError as exc:
         raise fail(f"sandbox: {exc} (try --sandbox process)") from None
-    server = LocalModelServer(embedded) if embedded is not None else None
+    # every core: nothing runs beside the solver's calls here but the brief scoring jobs (a run
+    # leaves one core to the gate's checks of another task: ModelInfo.threads)
+    server = (LocalModelServer(embedded, threads=os.cpu_count() or 1) if embedded is not None
+              else None)
     endpoint = "embedded" if server is not None else endpoint_name(solver.base_url)
     try:
         if server is not None and embedded is not None:
