@@ -215,7 +215,11 @@ def test_dry_run_measures_and_writes_nothing(lib: Path):
 
 @pytest.fixture
 def crashy(lib: Path) -> str:
-    Library(lib).commit(name="toy_crashy", code=TOY_CRASHY, class_name="ToyCrashyBootcamp",
+    library = Library(lib)  # a copy of the shipped library, without its curriculum: the toy
+    manifest = library.read_manifest()  # has two levels, easy and hard
+    manifest.curriculum = []
+    library._write_manifest(manifest)
+    library.commit(name="toy_crashy", code=TOY_CRASHY, class_name="ToyCrashyBootcamp",
                         source="toys", task_id="toys/toy_crashy", origin="handwritten",
                         pass_rate=0.5, samples=4, level_pass_rates={"easy": 1.0, "hard": 0.0},
                         level_samples={"easy": 2, "hard": 2}, stopped_early=True)
