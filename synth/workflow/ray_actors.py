@@ -37,6 +37,10 @@ class LibraryWriter:
     def ping(self) -> bool:
         return True
 
+    def curriculum(self) -> tuple[str, ...]:
+        """The level names the library requires first (its manifest's ``curriculum``)."""
+        return self.library.curriculum
+
     def unique_name(self, base: str, holder: str) -> str:
         """A free name, also kept from other tasks until ``holder`` commits (two workers may
         ask for the same base name between their commits)."""

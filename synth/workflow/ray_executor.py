@@ -115,6 +115,12 @@ class LibraryProxy:
         record: BootcampRecord | None = ray.get(self.writer.has_task.remote(source, task_id))
         return record
 
+    @property
+    def curriculum(self) -> tuple[str, ...]:
+        """The library's curriculum, read by the writer on the library's node (the gate
+        checks a candidate's level names against it)."""
+        return tuple(ray.get(self.writer.curriculum.remote()))
+
     def unique_name(self, base: str) -> str:
         return str(ray.get(self.writer.unique_name.remote(base, self.holder)))
 
