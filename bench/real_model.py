@@ -205,7 +205,9 @@ def from_runs(run_dirs: list[Path], library: Path) -> list[dict[str, Any]]:
         summary = summarise(events, sum(_sessions_s(r["events"]) for r in runs))
         ids = {r["run"].name for r in runs}
         reviewed = [m for m in manifest if m.get("run_id") in ids and m.get("source") == source]
-        ended = [e for e in events if e.get("kind") == "task_end"]
+        # a resumed run says again how its finished tasks ended: each task counts once per run
+        ended = {(r["run"].name, e.get("task")) for r in runs for e in r["events"]
+                 if e.get("kind") == "task_end"}
         summary.update(
             mode=f"{source} {mode}", run_id=",".join(sorted(ids)),
             tasks_tried=len(ended), tasks_started=len({e.get("task") for e in events
