@@ -358,11 +358,10 @@ class Library:
     @property
     def curriculum(self) -> tuple[str, ...]:
         """The level names the library requires first, in order (:attr:`Manifest.curriculum`;
-        empty: any); an unreadable manifest is read (and reported) by the caller's next step."""
-        try:
-            return tuple(self.read_manifest().curriculum)
-        except LibraryError:
+        empty: any, as in a library with no manifest yet); an unreadable manifest raises."""
+        if not self.manifest_path.exists():
             return ()
+        return tuple(self.read_manifest().curriculum)
 
     # -- queries ---------------------------------------------------------------------------
 

@@ -168,10 +168,9 @@ async def _gate(ctx: WorkflowContext, task: TaskDescription, c: Candidate, with_
         with_checker = {**with_checker, "task_text": compiled.task_text(task)}
     # the library's curriculum names, checked with the levels (a candidate named otherwise is
     # revised, not filtered and then refused by the library's commit)
-    names = ctx.library.curriculum
-    if fail_fast or names:
+    if fail_fast or ctx.curriculum:
         with_checker = {**with_checker,
-                        "config": CheckConfig(fail_fast=fail_fast, level_names=names)}
+                        "config": CheckConfig(fail_fast=fail_fast, level_names=ctx.curriculum)}
     async with ctx.sandbox_slots:
         report: CheckReport = await asyncio.to_thread(
             ctx.gate, c["code"] or "", reference=ref.code if ref else None,

@@ -128,6 +128,7 @@ def make_context(run: Run, llm: LLMClient, library: Any, *, backend: Any,
         prompts=default_prompts(),
         sandbox_slots=sandbox_slots or asyncio.Semaphore(cfg.sandbox_slots),
         budget=Budget(cfg.budget_usd, llm),
+        curriculum=library.curriculum,
         **(overrides or {}),
     )
 

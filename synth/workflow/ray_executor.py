@@ -117,8 +117,8 @@ class LibraryProxy:
 
     @property
     def curriculum(self) -> tuple[str, ...]:
-        """The library's curriculum, read by the writer on the library's node (the gate
-        checks a candidate's level names against it)."""
+        """The library's curriculum, read by the writer on the library's node (once per
+        task, by ``make_context``)."""
         return tuple(ray.get(self.writer.curriculum.remote()))
 
     def unique_name(self, base: str) -> str:

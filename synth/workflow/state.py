@@ -182,4 +182,7 @@ class WorkflowContext:
     acceptance_filter: Callable[..., Any] = run_filter
     #: False skips the judge step (no checker): only to benchmark orchestration alone
     judge_checkers: bool = True
+    #: the library's curriculum (:attr:`synth.library.Manifest.curriculum`), read once when the
+    #: context is made: the level names every gate call of the run checks
+    curriculum: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)

@@ -208,7 +208,7 @@ def test_size_variants_are_gated_fail_fast_and_the_kept_one_ran_every_check(tmp_
                           events=SimpleNamespace(emit=lambda kind, _t, **kw: events.append((kind, kw))),
                           root=tmp_path)
     ctx = SimpleNamespace(gate=gate, backend="process", run=run,
-                          library=SimpleNamespace(curriculum=()),  # a library that takes any names
+                          curriculum=(),  # a library that takes any names
                           sandbox_slots=asyncio.Semaphore(1))
     task = TaskDescription(id="local/toy", source="local", kind=TaskKind.DESCRIPTION, title="toy",
                            statement="a toy task", provenance=Provenance(dataset="tests", location="here"))
